@@ -1,0 +1,117 @@
+// `composelab bench`: the project's micro-benchmarks. Each runs until it has at least five
+// samples and a quarter of a second of work, and reports the median, which a busy machine
+// disturbs far less than the mean.
+#include "cli/commands.h"
+
+#include "catalog/catalog.h"
+#include "design/examples.h"
+#include "fabric/analysis.h"
+#include "util/jsonreader.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <ostream>
+#include <vector>
+
+namespace clab::cli {
+
+namespace {
+
+struct Benchmark
+{
+    const char *name;
+    const char *goal; // what the issue asks for, shown beside the median
+    std::function<std::function<void()>()> setup; // returns the timed body
+};
+
+std::vector<Benchmark> benchmarks()
+{
+    return {
+        {"analyze_seed", "<= 1 ms",
+         [] {
+             auto design = std::make_shared<design::Design>(design::seedTestbed());
+             return std::function<void()>([design] {
+                 volatile auto n = fabric::analyze(*design, catalog::Catalog::builtin()).systems.size();
+                 (void)n;
+             });
+         }},
+        {"analyze_1000", "<= 20 ms",
+         [] {
+             auto design = std::make_shared<design::Design>(design::generatePool(1000));
+             return std::function<void()>([design] {
+                 volatile auto n = fabric::analyze(*design, catalog::Catalog::builtin()).systems.size();
+                 (void)n;
+             });
+         }},
+    };
+}
+
+struct Result
+{
+    std::string name;
+    std::string goal;
+    double median = 0;
+    int runs = 0;
+};
+
+Result measure(const Benchmark &b)
+{
+    using Clock = std::chrono::steady_clock;
+    const std::function<void()> body = b.setup();
+    body(); // warm-up: first-touch allocations and caches
+    std::vector<double> samples;
+    const auto start = Clock::now();
+    while (samples.size() < 5
+           || (Clock::now() - start < std::chrono::milliseconds(250) && samples.size() < 100000)) {
+        const auto t0 = Clock::now();
+        body();
+        samples.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    std::sort(samples.begin(), samples.end());
+    const std::size_t n = samples.size();
+    const double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+    return {b.name, b.goal, median, static_cast<int>(n)};
+}
+
+std::string human(double seconds)
+{
+    char buf[32];
+    if (seconds < 1e-3)
+        std::snprintf(buf, sizeof buf, "%.1f us", seconds * 1e6);
+    else if (seconds < 1)
+        std::snprintf(buf, sizeof buf, "%.2f ms", seconds * 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f s", seconds);
+    return buf;
+}
+
+} // namespace
+
+int benchCommand(const BenchOptions &options, std::ostream &out, std::ostream &err)
+{
+    std::vector<Result> results;
+    for (const Benchmark &b : benchmarks()) {
+        if (!options.filter.empty() && std::string(b.name).find(options.filter) == std::string::npos)
+            continue;
+        results.push_back(measure(b));
+        if (!options.json)
+            out << results.back().name << ": median " << human(results.back().median) << " over "
+                << results.back().runs << " runs (goal " << results.back().goal << ")\n";
+    }
+    if (results.empty()) {
+        err << "composelab bench: no benchmark matches \"" << options.filter << "\"\n";
+        return 2;
+    }
+    if (options.json) {
+        OrderedJson j;
+        j["results"] = OrderedJson::array();
+        for (const Result &r : results)
+            j["results"].push_back({{"name", r.name}, {"median_s", r.median}, {"runs", r.runs}});
+        out << j.dump(2) << "\n";
+    }
+    return 0;
+}
+
+} // namespace clab::cli

@@ -1,0 +1,56 @@
+#include "document.h"
+
+#include <QFileInfo>
+
+namespace clab {
+
+Document::Document(QObject *parent)
+    : QObject(parent)
+{
+    connect(&m_undoStack, &QUndoStack::cleanChanged, this, &Document::fileChanged);
+}
+
+QString Document::displayName() const
+{
+    if (!m_filePath.isEmpty())
+        return QFileInfo(m_filePath).fileName();
+    return m_displayName.isEmpty() ? tr("Untitled") : m_displayName;
+}
+
+void Document::load(const QString &path)
+{
+    design::Design loaded = design::loadDesign(path.toStdString()); // throws, keeping ours
+    m_design = std::move(loaded);
+    m_filePath = path;
+    m_displayName.clear();
+    m_undoStack.clear();
+    Q_EMIT fileChanged();
+    Q_EMIT changed();
+}
+
+void Document::loadText(std::string_view text, const QString &displayName)
+{
+    design::Design loaded = design::readDesign(text, displayName.toStdString());
+    m_design = std::move(loaded);
+    m_filePath.clear();
+    m_displayName = displayName;
+    m_undoStack.clear();
+    Q_EMIT fileChanged();
+    Q_EMIT changed();
+}
+
+void Document::save(const QString &path)
+{
+    design::saveDesign(m_design, path.toStdString());
+    m_filePath = path;
+    m_undoStack.setClean();
+    Q_EMIT fileChanged();
+}
+
+void Document::setDesign(design::Design design)
+{
+    m_design = std::move(design);
+    Q_EMIT changed();
+}
+
+} // namespace clab

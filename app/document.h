@@ -1,0 +1,45 @@
+#pragma once
+
+#include "design/design.h"
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+namespace clab {
+
+// Owns the open design, its file name and the undo stack, and announces every change through
+// one signal (STYLE.md §2). Views never hold the design; they ask the document.
+class Document : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit Document(QObject *parent = nullptr);
+
+    const design::Design &design() const { return m_design; }
+    QUndoStack *undoStack() { return &m_undoStack; }
+    QString filePath() const { return m_filePath; }
+    QString displayName() const;
+    bool isModified() const { return !m_undoStack.isClean(); }
+
+    // Replaces the design; on a bad file throws InputError and keeps the current design.
+    void load(const QString &path);
+    void loadText(std::string_view text, const QString &displayName);
+    // Saves atomically; throws std::runtime_error with the reason.
+    void save(const QString &path);
+    // For commands: replace the design without touching the undo stack.
+    void setDesign(design::Design design);
+
+Q_SIGNALS:
+    void changed();
+    void fileChanged();
+
+private:
+    design::Design m_design;
+    QUndoStack m_undoStack;
+    QString m_filePath;
+    QString m_displayName;
+};
+
+} // namespace clab

@@ -1,0 +1,33 @@
+#include "cli/cli.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QFileInfo>
+
+#include <iostream>
+
+int main(int argc, char *argv[])
+{
+    // A subcommand, or a first argument that is neither a design file nor an option of Qt's,
+    // goes to the command line so that typos get a usage message instead of an empty window.
+    const bool looksLikeFile = argc > 1
+                               && (QFileInfo::exists(QString::fromLocal8Bit(argv[1]))
+                                   || QString::fromLocal8Bit(argv[1]).endsWith(QLatin1String(".clab")));
+    if (clab::cli::isCliInvocation(argc, argv)
+        || (argc > 1 && !looksLikeFile && argv[1][0] != '-'))
+        return clab::cli::run(argc, argv, std::cout, std::cerr);
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("ComposeLab"));
+    QApplication::setApplicationName(QStringLiteral("ComposeLab"));
+    QApplication::setApplicationVersion(QStringLiteral(COMPOSELAB_VERSION));
+
+    clab::MainWindow window;
+    const QStringList args = QApplication::arguments();
+    if (args.size() > 1 && !args.at(1).startsWith(QLatin1Char('-')))
+        window.openFile(args.at(1));
+    else
+        window.openExample(QString::fromLatin1(clab::design::kSeedExample));
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,222 @@
+#include "mainwindow.h"
+
+#include "catalog/catalog.h"
+#include "fabric/analysis.h"
+#include "util/inputerror.h"
+#include "views/systems/systemsview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace clab {
+
+namespace {
+
+const char *kRecentKey = "recentFiles";
+constexpr int kMaxRecent = 8;
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_view(new views::SystemsView)
+{
+    setCentralWidget(m_view);
+    createMenus();
+    connect(&m_document, &Document::changed, this, &MainWindow::refresh);
+    connect(&m_document, &Document::fileChanged, this, &MainWindow::updateTitle);
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
+        resize(1100, 720);
+    updateTitle();
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::open);
+    QMenu *examples = file->addMenu(tr("&Examples"));
+    for (const design::Example &e : design::bundledExamples()) {
+        const QString name = QString::fromStdString(e.fileName);
+        examples->addAction(name, this, [this, name] {
+            if (maybeSave())
+                openExample(name);
+        });
+    }
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    fillRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ComposeLab"), this, [this] {
+        QMessageBox::about(this, tr("About ComposeLab"),
+                           tr("<b>ComposeLab %1</b><p>Design composable GPU systems and see how "
+                              "fast data moves between their devices.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+bool MainWindow::openFile(const QString &path)
+{
+    try {
+        m_document.load(path);
+    } catch (const InputError &e) {
+        showError(tr("Cannot open design"), QString::fromStdString(e.what()));
+        return false;
+    }
+    addRecent(QFileInfo(path).absoluteFilePath());
+    statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::openExample(const QString &fileName)
+{
+    for (const design::Example &e : design::bundledExamples()) {
+        if (QString::fromStdString(e.fileName) != fileName)
+            continue;
+        try {
+            m_document.loadText(e.text, fileName);
+        } catch (const InputError &err) {
+            showError(tr("Cannot open example"), QString::fromStdString(err.what()));
+            return false;
+        }
+        return true;
+    }
+    showError(tr("Cannot open example"), tr("There is no bundled example %1.").arg(fileName));
+    return false;
+}
+
+void MainWindow::refresh()
+{
+    m_view->setAnalysis(fabric::analyze(m_document.design(), catalog::Catalog::builtin()));
+    Q_EMIT analysisUpdated();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("%1[*] - ComposeLab").arg(m_document.displayName()));
+    setWindowModified(m_document.isModified());
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave())
+        return;
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("lastDirectory")).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open design"), dir,
+                                                      tr("ComposeLab designs (*.clab);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+bool MainWindow::save()
+{
+    if (m_document.filePath().isEmpty())
+        return saveAs();
+    try {
+        m_document.save(m_document.filePath());
+    } catch (const std::exception &e) {
+        showError(tr("Cannot save"), QString::fromStdString(e.what()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(m_document.filePath()), 5000);
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save design"), m_document.displayName(),
+                                                tr("ComposeLab designs (*.clab)"));
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(QLatin1String(".clab")))
+        path += QLatin1String(".clab");
+    try {
+        m_document.save(path);
+    } catch (const std::exception &e) {
+        showError(tr("Cannot save"), QString::fromStdString(e.what()));
+        return false;
+    }
+    addRecent(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document.isModified())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"), tr("%1 has changes. Save them?").arg(m_document.displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings().setValue(QStringLiteral("geometry"), saveGeometry());
+    event->accept();
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QLatin1String(kRecentKey), recent);
+    fillRecentMenu();
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    for (const QString &path : recent) {
+        m_recentMenu->addAction(path, this, [this, path] {
+            if (maybeSave())
+                openFile(path);
+        });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::showError(const QString &title, const QString &message)
+{
+    Q_EMIT errorShown(message);
+    statusBar()->showMessage(message, 10000);
+    // Offscreen test runs have no one to press OK.
+    if (QApplication::platformName() != QLatin1String("offscreen"))
+        QMessageBox::warning(this, title, message);
+}
+
+} // namespace clab

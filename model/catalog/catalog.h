@@ -1,0 +1,230 @@
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clab::catalog {
+
+// Specs of the parts a design is built from, read from resources/catalog/*.json (see its
+// README.md for the format and the meaning of every key). All bandwidths are GB/s per direction.
+
+struct Entry
+{
+    std::string id;
+    std::string name;
+    std::string source;
+    std::string notes;
+    std::vector<std::string> aliases;
+};
+
+struct PcieSpec
+{
+    int gen = 0;
+    int lanes = 16;
+};
+
+struct Tflops
+{
+    std::optional<double> fp32, tf32, fp16, bf16;
+};
+
+struct Gpu : Entry
+{
+    std::string arch;
+    std::string formFactor;
+    Tflops tflops;
+    double memGB = 0;
+    double memBwGBps = 0;
+    int nvlinkGen = 0; // 0: no NVLink
+    int nvlinkLinks = 0;
+    PcieSpec pcie;
+    double tdpW = 0;
+};
+
+struct Host : Entry
+{
+    std::string cpu;
+    int sockets = 1;
+    int coresPerSocket = 0;
+    int pcieGen = 0;
+    int lanesPerSocket = 0;
+    double memBwGBpsPerSocket = 0;
+    std::string interSocketLink; // link kind id
+    int interSocketCount = 0;
+};
+
+struct Nvme : Entry
+{
+    PcieSpec pcie;
+    double readGBps = 0;
+    double writeGBps = 0;
+    double capacityTB = 0;
+};
+
+struct Nic : Entry
+{
+    PcieSpec pcie;
+    int ports = 1;
+    double portGbps = 0;
+    std::vector<std::string> protocols;
+    std::string link; // link kind of one port
+};
+
+struct PcieSwitch : Entry
+{
+    int gen = 0;
+    int lanes = 0;
+    int ports = 0;
+    double hopLatencyNs = 0;
+};
+
+struct Chassis : Entry
+{
+    int pcieGen = 0;
+    int slots = 0;
+    int slotLanes = 16;
+    int hostPorts = 0;
+    std::string switchModel; // PcieSwitch id
+    std::vector<int> switchOfSlot;
+    std::vector<int> switchOfHostPort;
+    std::vector<std::array<int, 3>> interSwitch; // switch a, switch b, lanes
+    int switchCount() const;
+};
+
+struct NetworkSwitch : Entry
+{
+    std::string family; // "infiniband" or "ethernet"
+    int ports = 0;
+    double portGbps = 0;
+    double latencyNs = 0;
+    std::string link;
+};
+
+struct NvSwitch : Entry
+{
+    int nvlinkGen = 0;
+    int gpus = 0;
+    int linksPerGpu = 0;
+};
+
+struct NvlinkBridge : Entry
+{
+    int nvlinkGen = 0;
+    int links = 0;
+    std::vector<std::string> gpus;
+};
+
+enum class LinkFamily { Pcie, Nvlink, Infiniband, Ethernet, Socket };
+
+struct LinkKind : Entry
+{
+    LinkFamily family = LinkFamily::Pcie;
+    int gen = 0;
+    int lanes = 0;
+    double rawGBps = 0; // per direction; for NVLink per link
+    double achievedFraction = 1;
+    double latencyUs = 0;
+    double achievedGBps(int count = 1) const { return rawGBps * achievedFraction * count; }
+};
+
+struct Routing : Entry
+{
+    double p2pViaRootComplex = 1;
+    double stagedViaHost = 1;
+    double rootComplexLatencyUs = 0;
+    double stagedLatencyUs = 0;
+    double dmaSetupLatencyUs = 0;
+};
+
+enum class Kind {
+    Gpu,
+    Host,
+    Nvme,
+    Nic,
+    PcieSwitch,
+    Chassis,
+    NetworkSwitch,
+    NvSwitch,
+    NvlinkBridge,
+    Link,
+    Routing
+};
+
+const char *kindName(Kind kind);
+std::optional<LinkFamily> linkFamilyFromString(std::string_view text);
+const char *linkFamilyName(LinkFamily family);
+
+class Catalog
+{
+public:
+    // The catalog compiled into the program from resources/catalog/.
+    static const Catalog &builtin();
+
+    // Adds the sections of one catalog file; throws InputError naming the file and JSON pointer.
+    void addFile(std::string_view text, const std::string &fileName);
+    // Checks references between entries (link kinds, switch models); throws InputError.
+    void checkReferences() const;
+
+    const Gpu *gpu(std::string_view id) const { return find(m_gpus, id); }
+    const Host *host(std::string_view id) const { return find(m_hosts, id); }
+    const Nvme *nvme(std::string_view id) const { return find(m_nvme, id); }
+    const Nic *nic(std::string_view id) const { return find(m_nics, id); }
+    const PcieSwitch *pcieSwitch(std::string_view id) const { return find(m_pcieSwitches, id); }
+    const Chassis *chassis(std::string_view id) const { return find(m_chassis, id); }
+    const NetworkSwitch *networkSwitch(std::string_view id) const
+    {
+        return find(m_networkSwitches, id);
+    }
+    const NvSwitch *nvSwitch(std::string_view id) const { return find(m_nvSwitches, id); }
+    const NvlinkBridge *nvlinkBridge(std::string_view id) const
+    {
+        return find(m_nvlinkBridges, id);
+    }
+    const LinkKind *link(std::string_view id) const { return find(m_links, id); }
+    // The PCIe link kind of a generation and width ("pcie4x16"), or nullptr.
+    const LinkKind *pcieLink(int gen, int lanes) const;
+    const Routing &routing() const { return m_routing; }
+
+    std::optional<Kind> kindOf(std::string_view id) const;
+    const Entry *entry(std::string_view id) const;
+    // Ids of the given kinds nearest to a misspelt one, best first (for "did you mean").
+    std::vector<std::string> suggest(std::string_view id, const std::vector<Kind> &kinds,
+                                     std::size_t count = 3) const;
+    std::vector<const Entry *> entries(Kind kind) const;
+
+    const std::map<std::string, Gpu, std::less<>> &gpus() const { return m_gpus; }
+    const std::map<std::string, Host, std::less<>> &hosts() const { return m_hosts; }
+    const std::map<std::string, LinkKind, std::less<>> &links() const { return m_links; }
+
+private:
+    template<typename T>
+    static const T *find(const std::map<std::string, T, std::less<>> &map, std::string_view id)
+    {
+        const auto it = map.find(id);
+        return it == map.end() ? nullptr : &it->second;
+    }
+
+    std::map<std::string, Gpu, std::less<>> m_gpus;
+    std::map<std::string, Host, std::less<>> m_hosts;
+    std::map<std::string, Nvme, std::less<>> m_nvme;
+    std::map<std::string, Nic, std::less<>> m_nics;
+    std::map<std::string, PcieSwitch, std::less<>> m_pcieSwitches;
+    std::map<std::string, Chassis, std::less<>> m_chassis;
+    std::map<std::string, NetworkSwitch, std::less<>> m_networkSwitches;
+    std::map<std::string, NvSwitch, std::less<>> m_nvSwitches;
+    std::map<std::string, NvlinkBridge, std::less<>> m_nvlinkBridges;
+    std::map<std::string, LinkKind, std::less<>> m_links;
+    std::map<std::string, Kind, std::less<>> m_kinds;
+    std::map<std::string, std::string, std::less<>> m_files; // id -> file it came from
+    Routing m_routing;
+    bool m_hasRouting = false;
+};
+
+// Edit distance (Levenshtein, case-insensitive), used for suggestions.
+std::size_t editDistance(std::string_view a, std::string_view b);
+
+} // namespace clab::catalog

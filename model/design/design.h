@@ -1,0 +1,115 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clab::design {
+
+// The composed-system document (a .clab file). The format is described in docs/design-format.md.
+// Items refer to catalog parts by id and to each other by their own ids; nothing here is computed.
+
+inline constexpr int kFormatVersion = 1;
+
+struct Host
+{
+    std::string id;
+    std::string model; // catalog host id
+    std::string name;
+    bool operator==(const Host &) const = default;
+};
+
+struct Chassis
+{
+    std::string id;
+    std::string model; // catalog chassis id
+    std::string name;
+    bool operator==(const Chassis &) const = default;
+};
+
+// A standalone switch: a PCIe switch in a server, a network switch or an NVSwitch baseboard.
+struct Switch
+{
+    std::string id;
+    std::string model;
+    std::string name;
+    bool operator==(const Switch &) const = default;
+};
+
+// A GPU, NVMe drive or NIC: pooled when it sits in a chassis slot, local when linked directly.
+struct Device
+{
+    std::string id;
+    std::string model;
+    std::string name;
+    std::string chassis; // empty for a device that is not in a chassis
+    int slot = -1;
+    bool operator==(const Device &) const = default;
+};
+
+// A cable, bridge or board trace between two ports. An endpoint is "item" or "item/port": hosts
+// have ports cpu0, cpu1, ... (their sockets' root ports), chassis have up0, up1, ... (host ports).
+struct Link
+{
+    std::string from;
+    std::string to;
+    std::string kind; // catalog link kind id
+    int count = 1;    // parallel links, e.g. NVLink links in a bridge
+    bool operator==(const Link &) const = default;
+};
+
+// A named composed system: a host and the devices composed to it.
+struct System
+{
+    std::string name;
+    std::string host;
+    std::vector<std::string> devices;
+    bool operator==(const System &) const = default;
+};
+
+struct Position
+{
+    double x = 0;
+    double y = 0;
+    bool operator==(const Position &) const = default;
+};
+
+struct Design
+{
+    std::string name;
+    std::string description;
+    std::vector<Host> hosts;
+    std::vector<Chassis> chassis;
+    std::vector<Switch> switches;
+    std::vector<Device> devices;
+    std::vector<Link> links;
+    std::vector<System> systems;
+    std::map<std::string, Position> layout; // canvas positions by item id; no meaning for analysis
+
+    const Host *host(std::string_view id) const;
+    const Chassis *findChassis(std::string_view id) const;
+    const Switch *findSwitch(std::string_view id) const;
+    const Device *device(std::string_view id) const;
+    const System *system(std::string_view systemName) const;
+    bool operator==(const Design &) const = default;
+};
+
+struct Endpoint
+{
+    std::string item;
+    std::string port; // empty when the endpoint names the item alone
+};
+Endpoint splitEndpoint(std::string_view endpoint);
+
+// Reads a design; throws InputError naming the file, the line or JSON pointer, and what was
+// expected. Files of a newer formatVersion are refused; older ones are upgraded.
+Design readDesign(std::string_view text, const std::string &fileName);
+Design loadDesign(const std::string &path);
+
+// Canonical text: key order and number format are fixed, so save → load → save is byte-identical.
+std::string writeDesign(const Design &design);
+// Writes to a temporary file beside `path` and renames it over, so the old file survives a crash.
+void saveDesign(const Design &design, const std::string &path);
+
+} // namespace clab::design

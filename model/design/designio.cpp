@@ -1,0 +1,208 @@
+// Reading and writing .clab design files (format: docs/design-format.md).
+#include "design/design.h"
+
+#include "util/fileio.h"
+#include "util/inputerror.h"
+#include "util/jsonreader.h"
+
+namespace clab::design {
+
+namespace {
+
+std::string readId(ObjectReader &r, const char *key)
+{
+    std::string id = r.string(key);
+    if (id.empty())
+        r.fail(key, "expected a non-empty id");
+    if (id.find('/') != std::string::npos)
+        r.fail(key, "an id may not contain '/' (it separates an item from its port)");
+    return id;
+}
+
+template<typename T, typename Read>
+std::vector<T> readArray(ObjectReader &root, const char *key, Read read)
+{
+    std::vector<T> out;
+    const Json *array = root.optionalArray(key);
+    if (!array)
+        return out;
+    for (std::size_t i = 0; i < array->size(); ++i) {
+        ObjectReader r((*array)[i], childPointer(root.pointer(key), i), root.file());
+        out.push_back(read(r));
+        r.finish();
+    }
+    return out;
+}
+
+template<typename T>
+T readItem(ObjectReader &r)
+{
+    T item;
+    item.id = readId(r, "id");
+    item.model = r.string("model");
+    item.name = r.string("name", "");
+    return item;
+}
+
+Device readDevice(ObjectReader &r)
+{
+    Device d;
+    d.id = readId(r, "id");
+    d.model = r.string("model");
+    d.name = r.string("name", "");
+    if (r.has("chassis")) {
+        d.chassis = readId(r, "chassis");
+        d.slot = r.integer("slot", 0);
+    } else if (r.has("slot")) {
+        r.fail("slot", "a slot needs a \"chassis\" to be in");
+    }
+    return d;
+}
+
+Link readLink(ObjectReader &r)
+{
+    Link l;
+    l.from = r.string("from");
+    l.to = r.string("to");
+    l.kind = r.string("kind");
+    l.count = r.integer("count", 1, 1);
+    if (l.from.empty() || l.to.empty())
+        r.fail(l.from.empty() ? "from" : "to", "expected an endpoint \"item\" or \"item/port\"");
+    return l;
+}
+
+System readSystem(ObjectReader &r)
+{
+    System s;
+    s.name = r.string("name");
+    if (s.name.empty())
+        r.fail("name", "a composed system needs a name");
+    s.host = r.string("host");
+    s.devices = r.strings("devices");
+    return s;
+}
+
+std::map<std::string, Position> readLayout(ObjectReader &root)
+{
+    std::map<std::string, Position> out;
+    const Json *layout = root.optionalObject("layout");
+    if (!layout)
+        return out;
+    ObjectReader l(*layout, root.pointer("layout"), root.file());
+    if (const Json *positions = l.optionalObject("positions")) {
+        for (auto it = positions->begin(); it != positions->end(); ++it) {
+            ObjectReader p(it.value(), childPointer(l.pointer("positions"), it.key()), root.file());
+            out[it.key()] = Position{p.number("x"), p.number("y")};
+            p.finish();
+        }
+    }
+    l.finish();
+    return out;
+}
+
+} // namespace
+
+Design readDesign(std::string_view text, const std::string &fileName)
+{
+    const Json json = parseJson(text, fileName);
+    ObjectReader root(json, "", fileName);
+    const int version = root.integer("formatVersion", 1);
+    if (version > kFormatVersion)
+        root.fail("formatVersion",
+                  "this file was written in format version " + std::to_string(version)
+                      + " by a newer ComposeLab; this version reads up to format version "
+                      + std::to_string(kFormatVersion) + ". Please update ComposeLab.");
+    root.string("appVersion");
+    Design d;
+    d.name = root.string("name", "");
+    d.description = root.string("description", "");
+    d.hosts = readArray<Host>(root, "hosts", readItem<Host>);
+    d.chassis = readArray<Chassis>(root, "chassis", readItem<Chassis>);
+    d.switches = readArray<Switch>(root, "switches", readItem<Switch>);
+    d.devices = readArray<Device>(root, "devices", readDevice);
+    d.links = readArray<Link>(root, "links", readLink);
+    d.systems = readArray<System>(root, "systems", readSystem);
+    d.layout = readLayout(root);
+    root.finish();
+    return d;
+}
+
+Design loadDesign(const std::string &path)
+{
+    return readDesign(readTextFile(path), path);
+}
+
+namespace {
+
+template<typename T>
+OrderedJson writeItem(const T &item)
+{
+    OrderedJson j;
+    j["id"] = item.id;
+    j["model"] = item.model;
+    if (!item.name.empty())
+        j["name"] = item.name;
+    return j;
+}
+
+} // namespace
+
+std::string writeDesign(const Design &d)
+{
+    OrderedJson j;
+    j["formatVersion"] = kFormatVersion;
+    j["appVersion"] = COMPOSELAB_VERSION;
+    if (!d.name.empty())
+        j["name"] = d.name;
+    if (!d.description.empty())
+        j["description"] = d.description;
+    auto items = [&](const char *key, const auto &list, auto write) {
+        if (list.empty())
+            return;
+        OrderedJson array = OrderedJson::array();
+        for (const auto &item : list)
+            array.push_back(write(item));
+        j[key] = std::move(array);
+    };
+    items("hosts", d.hosts, writeItem<Host>);
+    items("chassis", d.chassis, writeItem<Chassis>);
+    items("switches", d.switches, writeItem<Switch>);
+    items("devices", d.devices, [](const Device &dev) {
+        OrderedJson o = writeItem(dev);
+        if (!dev.chassis.empty()) {
+            o["chassis"] = dev.chassis;
+            o["slot"] = dev.slot;
+        }
+        return o;
+    });
+    items("links", d.links, [](const Link &l) {
+        OrderedJson o;
+        o["from"] = l.from;
+        o["to"] = l.to;
+        o["kind"] = l.kind;
+        if (l.count != 1)
+            o["count"] = l.count;
+        return o;
+    });
+    items("systems", d.systems, [](const System &s) {
+        OrderedJson o;
+        o["name"] = s.name;
+        o["host"] = s.host;
+        o["devices"] = s.devices;
+        return o;
+    });
+    if (!d.layout.empty()) {
+        OrderedJson positions = OrderedJson::object();
+        for (const auto &[id, p] : d.layout)
+            positions[id] = OrderedJson{{"x", p.x}, {"y", p.y}};
+        j["layout"]["positions"] = std::move(positions);
+    }
+    return j.dump(2) + "\n";
+}
+
+void saveDesign(const Design &design, const std::string &path)
+{
+    writeFileAtomically(path, writeDesign(design));
+}
+
+} // namespace clab::design

@@ -1,0 +1,583 @@
+#include "design/rules.h"
+
+#include "catalog/catalog.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace clab::design {
+
+using catalog::Catalog;
+using catalog::Kind;
+using catalog::LinkFamily;
+
+const char *severityName(Severity severity)
+{
+    return severity == Severity::Error ? "error" : "warning";
+}
+
+namespace {
+
+std::string quote(const std::string &s)
+{
+    return "\"" + s + "\"";
+}
+
+std::string joinSuggestions(const std::vector<std::string> &names)
+{
+    if (names.empty())
+        return "";
+    std::string out = " (did you mean ";
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out += (i ? (i + 1 == names.size() ? " or " : ", ") : "") + quote(names[i]);
+    return out + "?)";
+}
+
+bool parsePort(const std::string &port, const char *prefix, int &index)
+{
+    const std::string p(prefix);
+    if (port.rfind(p, 0) != 0 || port.size() == p.size() || port.size() > p.size() + 4)
+        return false;
+    index = 0;
+    for (std::size_t i = p.size(); i < port.size(); ++i) {
+        if (port[i] < '0' || port[i] > '9')
+            return false;
+        index = index * 10 + (port[i] - '0');
+    }
+    return true;
+}
+
+const char *portKindName(PortKind k)
+{
+    switch (k) {
+    case PortKind::None: return "nothing";
+    case PortKind::HostSocket: return "a host socket";
+    case PortKind::ChassisPort: return "a chassis host port";
+    case PortKind::PcieSwitch: return "a PCIe switch";
+    case PortKind::NetworkSwitch: return "a network switch";
+    case PortKind::NvSwitch: return "an NVSwitch";
+    case PortKind::Gpu: return "a GPU";
+    case PortKind::Nvme: return "an NVMe drive";
+    case PortKind::Nic: return "a NIC";
+    }
+    return "?";
+}
+
+bool isPcieUpstream(PortKind k)
+{
+    return k == PortKind::HostSocket || k == PortKind::PcieSwitch || k == PortKind::ChassisPort;
+}
+
+bool isDevice(PortKind k)
+{
+    return k == PortKind::Gpu || k == PortKind::Nvme || k == PortKind::Nic;
+}
+
+bool pcieCompatible(PortKind a, PortKind b)
+{
+    if (!isPcieUpstream(a))
+        std::swap(a, b);
+    if (!isPcieUpstream(a))
+        return false; // device to device, or something that has no PCIe port
+    switch (a) {
+    case PortKind::HostSocket: return b == PortKind::ChassisPort || b == PortKind::PcieSwitch || isDevice(b);
+    case PortKind::PcieSwitch: return b == PortKind::PcieSwitch || b == PortKind::ChassisPort || b == PortKind::HostSocket || isDevice(b);
+    case PortKind::ChassisPort: return b == PortKind::HostSocket || b == PortKind::PcieSwitch;
+    default: return false;
+    }
+}
+
+class Checker
+{
+public:
+    Checker(const Design &d, const Catalog &c)
+        : m_d(d)
+        , m_c(c)
+    {}
+
+    std::vector<Finding> run()
+    {
+        checkIds();
+        checkModels();
+        checkSlots();
+        checkLinks();
+        checkSystems();
+        return std::move(m_findings);
+    }
+
+private:
+    void add(Severity s, std::string message, std::vector<std::string> items)
+    {
+        m_findings.push_back({s, std::move(message), std::move(items)});
+    }
+
+    void checkIds()
+    {
+        std::map<std::string, int> seen;
+        auto note = [&](const std::string &id) { ++seen[id]; };
+        for (const auto &h : m_d.hosts)
+            note(h.id);
+        for (const auto &c : m_d.chassis)
+            note(c.id);
+        for (const auto &s : m_d.switches)
+            note(s.id);
+        for (const auto &dev : m_d.devices)
+            note(dev.id);
+        for (const auto &[id, n] : seen) {
+            if (n > 1)
+                add(Severity::Error, "id " + quote(id) + " is used by " + std::to_string(n)
+                                         + " items; ids must be unique", {id});
+        }
+    }
+
+    void model(const std::string &id, const std::string &model, const std::vector<Kind> &kinds,
+               const char *what)
+    {
+        const auto kind = m_c.kindOf(model);
+        if (kind && std::find(kinds.begin(), kinds.end(), *kind) != kinds.end())
+            return;
+        if (kind) {
+            add(Severity::Error, quote(id) + " is a " + what + ", but its model " + quote(model)
+                                     + " is a " + catalog::kindName(*kind) + " in the catalog",
+                {id});
+            return;
+        }
+        add(Severity::Error, quote(id) + ": unknown " + what + " model " + quote(model)
+                                 + joinSuggestions(m_c.suggest(model, kinds)),
+            {id});
+    }
+
+    void checkModels()
+    {
+        for (const auto &h : m_d.hosts)
+            model(h.id, h.model, {Kind::Host}, "host");
+        for (const auto &c : m_d.chassis)
+            model(c.id, c.model, {Kind::Chassis}, "chassis");
+        for (const auto &s : m_d.switches)
+            model(s.id, s.model, {Kind::PcieSwitch, Kind::NetworkSwitch, Kind::NvSwitch},
+                  "switch");
+        for (const auto &dev : m_d.devices)
+            model(dev.id, dev.model, {Kind::Gpu, Kind::Nvme, Kind::Nic}, "device");
+    }
+
+    void checkSlots()
+    {
+        std::map<std::string, std::map<int, std::string>> filled;
+        std::map<std::string, int> counts;
+        for (const auto &dev : m_d.devices) {
+            if (dev.chassis.empty())
+                continue;
+            const Chassis *ch = m_d.findChassis(dev.chassis);
+            if (!ch) {
+                add(Severity::Error, quote(dev.id) + " sits in chassis " + quote(dev.chassis)
+                                         + ", which is not in the design", {dev.id});
+                continue;
+            }
+            const catalog::Chassis *spec = m_c.chassis(ch->model);
+            ++counts[ch->id];
+            if (spec && (dev.slot < 0 || dev.slot >= spec->slots)) {
+                add(Severity::Error, quote(dev.id) + " is in slot " + std::to_string(dev.slot)
+                                         + " of " + quote(ch->id) + ", which has slots 0 to "
+                                         + std::to_string(spec->slots - 1), {dev.id, ch->id});
+                continue;
+            }
+            auto [it, inserted] = filled[ch->id].emplace(dev.slot, dev.id);
+            if (!inserted)
+                add(Severity::Error, "slot " + std::to_string(dev.slot) + " of " + quote(ch->id)
+                                         + " is filled twice: by " + quote(it->second) + " and "
+                                         + quote(dev.id), {it->second, dev.id, ch->id});
+        }
+        for (const auto &ch : m_d.chassis) {
+            const catalog::Chassis *spec = m_c.chassis(ch.model);
+            if (spec && counts[ch.id] > spec->slots)
+                add(Severity::Error, quote(ch.id) + " holds " + std::to_string(counts[ch.id])
+                                         + " devices but a " + spec->name + " has only "
+                                         + std::to_string(spec->slots) + " slots", {ch.id});
+        }
+        checkChassisSwitchLanes(filled);
+    }
+
+    void checkChassisSwitchLanes(const std::map<std::string, std::map<int, std::string>> &filled)
+    {
+        for (const auto &ch : m_d.chassis) {
+            const catalog::Chassis *spec = m_c.chassis(ch.model);
+            const catalog::PcieSwitch *sw = spec ? m_c.pcieSwitch(spec->switchModel) : nullptr;
+            if (!sw)
+                continue;
+            std::vector<int> lanes(spec->switchCount(), 0);
+            if (auto it = filled.find(ch.id); it != filled.end()) {
+                for (const auto &[slot, devId] : it->second)
+                    lanes[spec->switchOfSlot[slot]] += std::min(spec->slotLanes, deviceLanes(devId));
+            }
+            for (int p = 0; p < spec->hostPorts; ++p)
+                lanes[spec->switchOfHostPort[p]] += 16;
+            for (const auto &l : spec->interSwitch) {
+                lanes[l[0]] += l[2];
+                lanes[l[1]] += l[2];
+            }
+            for (std::size_t s = 0; s < lanes.size(); ++s) {
+                if (lanes[s] > sw->lanes)
+                    add(Severity::Error, "switch " + std::to_string(s) + " of " + quote(ch.id)
+                                             + " needs " + std::to_string(lanes[s])
+                                             + " lanes but a " + sw->name + " has "
+                                             + std::to_string(sw->lanes), {ch.id});
+            }
+        }
+    }
+
+    int deviceLanes(const std::string &id) const
+    {
+        const Device *dev = m_d.device(id);
+        if (!dev)
+            return 0;
+        if (const auto *g = m_c.gpu(dev->model))
+            return g->pcie.lanes;
+        if (const auto *n = m_c.nvme(dev->model))
+            return n->pcie.lanes;
+        if (const auto *n = m_c.nic(dev->model))
+            return n->pcie.lanes;
+        return 0;
+    }
+
+    std::string linkName(std::size_t i) const
+    {
+        const Link &l = m_d.links[i];
+        return "link " + std::to_string(i) + " (" + l.from + " to " + l.to + ", " + l.kind + ")";
+    }
+
+    void checkLinks()
+    {
+        std::map<std::string, int> socketLanes;   // "host/cpuN" -> lanes used
+        std::map<std::string, int> switchLanes;   // pcie switch id -> lanes used
+        std::map<std::string, int> switchPorts;
+        std::map<std::string, int> nvlinksAtGpu;
+        std::map<std::string, std::set<std::string>> gpusAtNvSwitch;
+        std::map<std::string, std::string> chassisPortOwner;
+        for (std::size_t i = 0; i < m_d.links.size(); ++i) {
+            const Link &l = m_d.links[i];
+            const ResolvedEndpoint a = resolveEndpoint(m_d, m_c, l.from);
+            const ResolvedEndpoint b = resolveEndpoint(m_d, m_c, l.to);
+            const std::vector<std::string> items = {splitEndpoint(l.from).item,
+                                                    splitEndpoint(l.to).item};
+            bool ok = true;
+            for (const auto *e : {&a, &b}) {
+                if (e->kind == PortKind::None) {
+                    add(Severity::Error, linkName(i) + ": " + e->error, items);
+                    ok = false;
+                }
+            }
+            const catalog::LinkKind *kind = m_c.link(l.kind);
+            if (!kind || kind->family == LinkFamily::Socket) {
+                add(Severity::Error, linkName(i) + ": unknown link kind " + quote(l.kind)
+                                         + joinSuggestions(m_c.suggest(l.kind, {Kind::Link})),
+                    items);
+                continue;
+            }
+            if (!ok)
+                continue;
+            if (!compatible(i, *kind, a, b, items))
+                continue;
+            const int lanes = kind->lanes * l.count;
+            for (const auto &[end, res] : {std::pair{l.from, a}, std::pair{l.to, b}}) {
+                const Endpoint ep = splitEndpoint(end);
+                if (kind->family == LinkFamily::Pcie && res.kind == PortKind::HostSocket)
+                    socketLanes[ep.item + "/cpu" + std::to_string(res.index)] += lanes;
+                if (kind->family == LinkFamily::Pcie && res.kind == PortKind::PcieSwitch) {
+                    switchLanes[ep.item] += lanes;
+                    switchPorts[ep.item] += 1;
+                }
+                if (res.kind == PortKind::ChassisPort) {
+                    const std::string port = ep.item + "/up" + std::to_string(res.index);
+                    const std::string other = end == l.from ? l.to : l.from;
+                    auto [it, inserted] = chassisPortOwner.emplace(port, other);
+                    if (!inserted)
+                        add(Severity::Error, "host port " + port + " is cabled twice: to "
+                                                 + it->second + " and to " + other, items);
+                }
+                if (kind->family == LinkFamily::Nvlink && res.kind == PortKind::Gpu)
+                    nvlinksAtGpu[ep.item] += l.count;
+            }
+            if (kind->family == LinkFamily::Nvlink) {
+                if (a.kind == PortKind::NvSwitch)
+                    gpusAtNvSwitch[items[0]].insert(items[1]);
+                if (b.kind == PortKind::NvSwitch)
+                    gpusAtNvSwitch[items[1]].insert(items[0]);
+            }
+        }
+        checkBudgets(socketLanes, switchLanes, switchPorts, nvlinksAtGpu, gpusAtNvSwitch);
+    }
+
+    bool compatible(std::size_t i, const catalog::LinkKind &kind, const ResolvedEndpoint &a,
+                    const ResolvedEndpoint &b, const std::vector<std::string> &items)
+    {
+        auto refuse = [&](const std::string &why) {
+            add(Severity::Error, linkName(i) + ": " + why, items);
+            return false;
+        };
+        const std::string pair = std::string(portKindName(a.kind)) + " and "
+                                 + portKindName(b.kind);
+        switch (kind.family) {
+        case LinkFamily::Pcie:
+            if (!pcieCompatible(a.kind, b.kind))
+                return refuse("a PCIe link cannot join " + pair
+                              + " (devices go into chassis slots or hang below a socket or "
+                                "PCIe switch)");
+            return true;
+        case LinkFamily::Nvlink: {
+            const bool ok = (a.kind == PortKind::Gpu && b.kind == PortKind::Gpu)
+                            || (a.kind == PortKind::Gpu && b.kind == PortKind::NvSwitch)
+                            || (a.kind == PortKind::NvSwitch && b.kind == PortKind::Gpu);
+            if (!ok)
+                return refuse("NVLink joins two GPUs or a GPU and an NVSwitch, not " + pair);
+            for (const auto &end : items) {
+                const Device *dev = m_d.device(end);
+                const catalog::Gpu *g = dev ? m_c.gpu(dev->model) : nullptr;
+                if (g && g->nvlinkGen == 0)
+                    return refuse("NVLink between GPUs that have none: " + quote(end) + " ("
+                                  + g->name + ") has no NVLink");
+                if (g && g->nvlinkGen != kind.gen)
+                    return refuse(quote(end) + " (" + g->name + ") speaks NVLink "
+                                  + std::to_string(g->nvlinkGen) + ", not NVLink "
+                                  + std::to_string(kind.gen));
+            }
+            return true;
+        }
+        case LinkFamily::Infiniband:
+        case LinkFamily::Ethernet: {
+            const bool ok = (a.kind == PortKind::Nic || a.kind == PortKind::NetworkSwitch)
+                            && (b.kind == PortKind::Nic || b.kind == PortKind::NetworkSwitch);
+            if (!ok)
+                return refuse("a network cable joins NICs and network switches, not " + pair);
+            const std::string family = catalog::linkFamilyName(kind.family);
+            for (const auto &end : items) {
+                if (const Switch *s = m_d.findSwitch(end)) {
+                    const catalog::NetworkSwitch *ns = m_c.networkSwitch(s->model);
+                    if (ns && ns->family != family)
+                        return refuse(quote(end) + " is an " + ns->family + " switch; it takes no "
+                                      + family + " cable");
+                }
+                if (const Device *dev = m_d.device(end)) {
+                    const catalog::Nic *nic = m_c.nic(dev->model);
+                    if (nic && std::find(nic->protocols.begin(), nic->protocols.end(), family)
+                                   == nic->protocols.end())
+                        return refuse(quote(end) + " (" + nic->name + ") does not speak " + family);
+                }
+            }
+            return true;
+        }
+        case LinkFamily::Socket: return false;
+        }
+        return false;
+    }
+
+    void checkBudgets(const std::map<std::string, int> &socketLanes,
+                      const std::map<std::string, int> &switchLanes,
+                      const std::map<std::string, int> &switchPorts,
+                      const std::map<std::string, int> &nvlinksAtGpu,
+                      const std::map<std::string, std::set<std::string>> &gpusAtNvSwitch)
+    {
+        for (const auto &[port, lanes] : socketLanes) {
+            const Host *h = m_d.host(splitEndpoint(port).item);
+            const catalog::Host *spec = h ? m_c.host(h->model) : nullptr;
+            if (spec && lanes > spec->lanesPerSocket)
+                add(Severity::Error, "root ports of " + port + " carry " + std::to_string(lanes)
+                                         + " PCIe lanes, over the " + std::to_string(spec->lanesPerSocket)
+                                         + " lanes a " + spec->cpu + " socket has", {h->id});
+        }
+        for (const auto &[id, lanes] : switchLanes) {
+            const catalog::PcieSwitch *spec = m_c.pcieSwitch(m_d.findSwitch(id)->model);
+            if (lanes > spec->lanes)
+                add(Severity::Error, "PCIe switch " + quote(id) + " carries "
+                                         + std::to_string(lanes) + " lanes, over the "
+                                         + std::to_string(spec->lanes) + " a " + spec->name + " has",
+                    {id});
+            if (switchPorts.at(id) > spec->ports)
+                add(Severity::Error, "PCIe switch " + quote(id) + " has "
+                                         + std::to_string(switchPorts.at(id)) + " links, over its "
+                                         + std::to_string(spec->ports) + " ports", {id});
+        }
+        for (const auto &[id, links] : nvlinksAtGpu) {
+            const catalog::Gpu *g = m_c.gpu(m_d.device(id)->model);
+            if (g && links > g->nvlinkLinks)
+                add(Severity::Error, quote(id) + " has " + std::to_string(links)
+                                         + " NVLink links attached, but a " + g->name + " has "
+                                         + std::to_string(g->nvlinkLinks), {id});
+        }
+        for (const auto &[id, gpus] : gpusAtNvSwitch) {
+            const catalog::NvSwitch *spec = m_c.nvSwitch(m_d.findSwitch(id)->model);
+            if (spec && static_cast<int>(gpus.size()) > spec->gpus)
+                add(Severity::Error, quote(id) + " joins " + std::to_string(gpus.size())
+                                         + " GPUs, but a " + spec->name + " has room for "
+                                         + std::to_string(spec->gpus), {id});
+        }
+    }
+
+    // Items reachable from a host over PCIe (links and chassis), never through another host.
+    std::set<std::string> pcieReach(const std::string &hostId) const
+    {
+        std::multimap<std::string, std::string> adj;
+        for (const auto &l : m_d.links) {
+            const catalog::LinkKind *k = m_c.link(l.kind);
+            if (!k || k->family != LinkFamily::Pcie)
+                continue;
+            const std::string a = splitEndpoint(l.from).item;
+            const std::string b = splitEndpoint(l.to).item;
+            adj.emplace(a, b);
+            adj.emplace(b, a);
+        }
+        for (const auto &dev : m_d.devices) {
+            if (!dev.chassis.empty())
+                adj.emplace(dev.chassis, dev.id);
+        }
+        std::set<std::string> seen = {hostId};
+        std::vector<std::string> todo = {hostId};
+        while (!todo.empty()) {
+            const std::string at = todo.back();
+            todo.pop_back();
+            if (at != hostId && m_d.host(at))
+                continue;
+            if (at != hostId && m_d.device(at))
+                continue; // devices are leaves of the PCIe tree
+            const auto [lo, hi] = adj.equal_range(at);
+            for (auto it = lo; it != hi; ++it) {
+                if (seen.insert(it->second).second)
+                    todo.push_back(it->second);
+            }
+        }
+        return seen;
+    }
+
+    void checkSystems()
+    {
+        std::map<std::string, std::pair<std::string, std::string>> composedTo; // dev -> host, system
+        std::set<std::string> names;
+        for (const auto &s : m_d.systems) {
+            if (!names.insert(s.name).second)
+                add(Severity::Error, "two composed systems are named " + quote(s.name), {});
+            const Host *h = m_d.host(s.host);
+            if (!h) {
+                add(Severity::Error, "system " + quote(s.name) + " is composed on host "
+                                         + quote(s.host) + ", which is not in the design", {});
+                continue;
+            }
+            const std::set<std::string> reach = pcieReach(h->id);
+            int gpus = 0;
+            std::set<std::string> listed;
+            for (const auto &id : s.devices) {
+                const Device *dev = m_d.device(id);
+                if (!dev) {
+                    add(Severity::Error, "system " + quote(s.name) + " lists device " + quote(id)
+                                             + ", which is not in the design", {h->id});
+                    continue;
+                }
+                if (!listed.insert(id).second) {
+                    add(Severity::Warning, "system " + quote(s.name) + " lists " + quote(id)
+                                               + " twice", {id});
+                    continue;
+                }
+                if (m_c.gpu(dev->model))
+                    ++gpus;
+                auto [it, inserted] = composedTo.emplace(id, std::pair{h->id, s.name});
+                if (!inserted && it->second.first != h->id)
+                    add(Severity::Error, quote(id) + " is composed to two hosts: "
+                                             + quote(it->second.first) + " (system "
+                                             + quote(it->second.second) + ") and " + quote(h->id)
+                                             + " (system " + quote(s.name) + ")",
+                        {id, it->second.first, h->id});
+                else if (!inserted)
+                    add(Severity::Error, quote(id) + " is in two systems on host " + quote(h->id)
+                                             + ": " + quote(it->second.second) + " and "
+                                             + quote(s.name), {id});
+                if (!reach.count(id))
+                    add(Severity::Error, quote(id) + " is composed to " + quote(h->id)
+                                             + " but has no PCIe path to it (cable the chassis "
+                                               "to the host, or link the device below it)",
+                        {id, h->id});
+            }
+            if (gpus == 0)
+                add(Severity::Warning, "system " + quote(s.name) + " has no GPU", {h->id});
+        }
+        for (const auto &dev : m_d.devices) {
+            if (dev.chassis.empty() && !composedTo.count(dev.id)) {
+                const bool linked = std::any_of(m_d.links.begin(), m_d.links.end(), [&](const Link &l) {
+                    return splitEndpoint(l.from).item == dev.id || splitEndpoint(l.to).item == dev.id;
+                });
+                if (!linked)
+                    add(Severity::Warning, quote(dev.id) + " is neither in a chassis nor linked to "
+                                                           "anything", {dev.id});
+            }
+        }
+    }
+
+    const Design &m_d;
+    const Catalog &m_c;
+    std::vector<Finding> m_findings;
+};
+
+} // namespace
+
+ResolvedEndpoint resolveEndpoint(const Design &d, const Catalog &c, const std::string &endpoint)
+{
+    const Endpoint ep = splitEndpoint(endpoint);
+    ResolvedEndpoint r;
+    if (const Host *h = d.host(ep.item)) {
+        const catalog::Host *spec = c.host(h->model);
+        const int sockets = spec ? spec->sockets : 1;
+        if (ep.port.empty()) {
+            r.kind = PortKind::HostSocket;
+        } else if (parsePort(ep.port, "cpu", r.index) && r.index < sockets) {
+            r.kind = PortKind::HostSocket;
+        } else {
+            r.error = quote(ep.item) + " has no port " + quote(ep.port) + " (its sockets are cpu0"
+                      + (sockets > 1 ? " to cpu" + std::to_string(sockets - 1) : std::string())
+                      + ")";
+        }
+        return r;
+    }
+    if (const Chassis *ch = d.findChassis(ep.item)) {
+        const catalog::Chassis *spec = c.chassis(ch->model);
+        const int ports = spec ? spec->hostPorts : 0;
+        if (parsePort(ep.port, "up", r.index) && r.index < ports)
+            r.kind = PortKind::ChassisPort;
+        else
+            r.error = "a chassis is cabled at a host port up0 to up" + std::to_string(ports - 1)
+                      + ", not " + quote(ep.port.empty() ? ep.item : endpoint);
+        return r;
+    }
+    if (const Switch *s = d.findSwitch(ep.item)) {
+        const auto kind = c.kindOf(s->model);
+        if (kind == Kind::PcieSwitch)
+            r.kind = PortKind::PcieSwitch;
+        else if (kind == Kind::NetworkSwitch)
+            r.kind = PortKind::NetworkSwitch;
+        else if (kind == Kind::NvSwitch)
+            r.kind = PortKind::NvSwitch;
+        else
+            r.error = quote(ep.item) + " has an unknown model";
+        return r;
+    }
+    if (const Device *dev = d.device(ep.item)) {
+        const auto kind = c.kindOf(dev->model);
+        if (!ep.port.empty())
+            r.error = "device ports are not named; write " + quote(ep.item);
+        else if (kind == Kind::Gpu)
+            r.kind = PortKind::Gpu;
+        else if (kind == Kind::Nvme)
+            r.kind = PortKind::Nvme;
+        else if (kind == Kind::Nic)
+            r.kind = PortKind::Nic;
+        else
+            r.error = quote(ep.item) + " has an unknown model";
+        return r;
+    }
+    r.error = "no item " + quote(ep.item) + " in the design";
+    return r;
+}
+
+std::vector<Finding> checkDesign(const Design &design, const Catalog &catalog)
+{
+    return Checker(design, catalog).run();
+}
+
+} // namespace clab::design

@@ -1,0 +1,173 @@
+#include "fabric/analysis.h"
+
+#include "catalog/catalog.h"
+#include "fabric/sharing.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace clab::fabric {
+
+namespace {
+
+std::vector<std::string> nodeIds(const Fabric &f, const Route &r)
+{
+    std::vector<std::string> out;
+    out.reserve(r.nodes.size());
+    for (Vertex v : r.nodes)
+        out.push_back(f.node(v).id);
+    return out;
+}
+
+struct GpuFlow
+{
+    std::size_t system;
+    std::size_t row; // index into that system's h2d
+    Route route;
+};
+
+Flow flowOf(const Route &r, double limit = std::numeric_limits<double>::infinity())
+{
+    Flow f;
+    if (r.kind != RouteKind::None)
+        f.resources = r.resources;
+    f.limit = r.kind == RouteKind::None ? 0 : limit;
+    return f;
+}
+
+} // namespace
+
+Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
+{
+    Analysis out;
+    out.findings = design::checkDesign(design, catalog);
+    const Fabric fabric(design, catalog);
+    Router router(fabric);
+    const std::vector<double> &capacity = router.capacities();
+
+    std::vector<GpuFlow> allFlows;
+    for (const design::System &s : design.systems) {
+        SystemReport rep;
+        rep.name = s.name;
+        rep.host = s.host;
+        std::set<std::string> seen;
+        for (const auto &id : s.devices) {
+            const design::Device *d = design.device(id);
+            if (!d || !seen.insert(id).second)
+                continue;
+            if (catalog.gpu(d->model))
+                rep.gpus.push_back(id);
+            else if (catalog.nvme(d->model))
+                rep.drives.push_back(id);
+            else if (catalog.nic(d->model))
+                rep.nics.push_back(id);
+        }
+        const std::size_t index = out.systems.size();
+
+        // Host to device: alone, then all of this system's GPUs at once.
+        const std::vector<Route> h2d = router.hostToDevices(s.host, rep.gpus);
+        std::vector<Flow> flows;
+        for (std::size_t i = 0; i < h2d.size(); ++i) {
+            HostToDevice row;
+            row.device = rep.gpus[i];
+            row.aloneGBps = h2d[i].GBps;
+            row.route = nodeIds(fabric, h2d[i]);
+            rep.h2d.push_back(row);
+            flows.push_back(flowOf(h2d[i]));
+            allFlows.push_back({index, i, h2d[i]});
+        }
+        const std::vector<FlowRate> rates = maxMinFair(flows, capacity);
+        for (std::size_t i = 0; i < rates.size(); ++i) {
+            rep.h2d[i].concurrentGBps = rates[i].rate;
+            if (rates[i].bottleneck >= 0)
+                rep.h2d[i].bottleneck = router.resourceLabel(std::size_t(rates[i].bottleneck));
+        }
+
+        // Peer to peer between every ordered pair of GPUs.
+        for (const auto &from : rep.gpus) {
+            std::vector<std::string> others;
+            for (const auto &to : rep.gpus) {
+                if (to != from)
+                    others.push_back(to);
+            }
+            const std::vector<Route> routes = router.peers(s.host, from, others);
+            for (std::size_t i = 0; i < routes.size(); ++i)
+                rep.p2p.push_back({from, others[i], routes[i].kind, routes[i].GBps,
+                                   routes[i].latencyUs, nodeIds(fabric, routes[i])});
+        }
+
+        // Drives feeding host memory, each limited by its own read rate.
+        const std::vector<Route> reads = router.devicesToHost(s.host, rep.drives);
+        std::vector<Flow> readFlows;
+        for (std::size_t i = 0; i < reads.size(); ++i) {
+            const double drive = catalog.nvme(design.device(rep.drives[i])->model)->readGBps;
+            readFlows.push_back(flowOf(reads[i], drive));
+            rep.storage.push_back({rep.drives[i],
+                                   reads[i].kind == RouteKind::None ? 0 : std::min(drive, reads[i].GBps),
+                                   0});
+        }
+        const std::vector<FlowRate> readRates = maxMinFair(readFlows, capacity);
+        for (std::size_t i = 0; i < readRates.size(); ++i)
+            rep.storage[i].concurrentGBps = readRates[i].rate;
+        out.systems.push_back(std::move(rep));
+    }
+
+    // Every system busy at once: who loses what to whom.
+    std::vector<Flow> flows;
+    std::map<std::size_t, std::set<std::size_t>> systemsOn; // resource -> systems using it
+    for (const GpuFlow &g : allFlows) {
+        flows.push_back(flowOf(g.route));
+        for (std::size_t r : g.route.resources)
+            systemsOn[r].insert(g.system);
+    }
+    const std::vector<FlowRate> rates = maxMinFair(flows, capacity);
+    std::map<std::pair<std::size_t, long>, double> lost; // (system, resource) -> GB/s lost
+    for (std::size_t i = 0; i < allFlows.size(); ++i) {
+        HostToDevice &row = out.systems[allFlows[i].system].h2d[allFlows[i].row];
+        row.allSystemsGBps = rates[i].rate;
+        const double loss = row.concurrentGBps - rates[i].rate;
+        if (loss > 1e-6 * std::max(1.0, row.concurrentGBps) && rates[i].bottleneck >= 0)
+            lost[{allFlows[i].system, rates[i].bottleneck}] += loss;
+    }
+    for (const auto &[key, gbps] : lost) {
+        const auto [system, resource] = key;
+        SharedCost cost;
+        cost.part = router.resourceLabel(std::size_t(resource));
+        cost.lostGBps = gbps;
+        for (std::size_t other : systemsOn[std::size_t(resource)]) {
+            if (other != system)
+                cost.sharedWith.push_back(out.systems[other].name);
+        }
+        out.systems[system].sharing.push_back(std::move(cost));
+    }
+
+    // Between systems over the network: all NICs of the smaller side at once.
+    for (std::size_t a = 0; a < out.systems.size(); ++a) {
+        for (std::size_t b = a + 1; b < out.systems.size(); ++b) {
+            const SystemReport &sa = out.systems[a];
+            const SystemReport &sb = out.systems[b];
+            NetworkPath path{sa.name, sb.name, 0, 0, {}};
+            std::vector<Flow> netFlows;
+            std::vector<Route> routes;
+            const std::size_t pairs = std::min(sa.nics.size(), sb.nics.size());
+            for (std::size_t i = 0; i < pairs; ++i) {
+                Route r = router.network(sa.nics[i], sb.nics[i]);
+                if (r.kind == RouteKind::None)
+                    continue;
+                netFlows.push_back(flowOf(r));
+                routes.push_back(std::move(r));
+            }
+            if (routes.empty())
+                continue;
+            for (const FlowRate &fr : maxMinFair(netFlows, capacity))
+                path.GBps += fr.rate;
+            path.latencyUs = routes.front().latencyUs;
+            path.route = nodeIds(fabric, routes.front());
+            out.network.push_back(std::move(path));
+        }
+    }
+    return out;
+}
+
+} // namespace clab::fabric

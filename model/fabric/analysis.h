@@ -1,0 +1,79 @@
+#pragma once
+
+#include "design/rules.h"
+#include "fabric/routes.h"
+
+#include <string>
+#include <vector>
+
+namespace clab::fabric {
+
+struct HostToDevice
+{
+    std::string device;
+    double aloneGBps = 0;       // the only transfer on the fabric
+    double concurrentGBps = 0;  // all GPUs of this system reading at once
+    double allSystemsGBps = 0;  // all GPUs of every system reading at once
+    std::string bottleneck;     // the link that limits it when its system reads at once
+    std::vector<std::string> route;
+};
+
+struct PeerToPeer
+{
+    std::string from;
+    std::string to;
+    RouteKind kind = RouteKind::None;
+    double GBps = 0;
+    double latencyUs = 0;
+    std::vector<std::string> route;
+};
+
+struct StorageRead
+{
+    std::string device;
+    double aloneGBps = 0;      // drive rate or path, whichever is lower
+    double concurrentGBps = 0; // all drives of the system read at once
+};
+
+// A part of the pool that several systems use: what it costs this system when all are busy.
+struct SharedCost
+{
+    std::string part;
+    std::vector<std::string> sharedWith;
+    double lostGBps = 0; // host-to-device bandwidth this system loses to the others, summed
+};
+
+struct SystemReport
+{
+    std::string name;
+    std::string host;
+    std::vector<std::string> gpus;
+    std::vector<std::string> drives;
+    std::vector<std::string> nics;
+    std::vector<HostToDevice> h2d;
+    std::vector<PeerToPeer> p2p;
+    std::vector<StorageRead> storage;
+    std::vector<SharedCost> sharing;
+};
+
+struct NetworkPath
+{
+    std::string from; // system names
+    std::string to;
+    double GBps = 0;  // all NICs of the smaller side at once
+    double latencyUs = 0;
+    std::vector<std::string> route; // one NIC-to-NIC route, as an example
+};
+
+struct Analysis
+{
+    std::vector<SystemReport> systems;
+    std::vector<NetworkPath> network;
+    std::vector<design::Finding> findings;
+};
+
+// The full analysis: design rules, and for every composed system its host-to-device table (alone,
+// system busy, every system busy), peer-to-peer matrix, drive reads, and what shared parts cost.
+Analysis analyze(const design::Design &design, const catalog::Catalog &catalog);
+
+} // namespace clab::fabric

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "fabric/analysis.h"
+#include "util/jsonreader.h"
+
+#include <string>
+
+namespace clab::fabric {
+
+// The analysis as `composelab analyze --json` prints it (schema in docs/cli.md).
+OrderedJson analysisToJson(const Analysis &analysis);
+
+// The analysis as readable tables, for `composelab analyze` without --json.
+std::string analysisToText(const Analysis &analysis);
+
+} // namespace clab::fabric
