@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace clab::design {
 
@@ -93,8 +95,11 @@ class Checker
 public:
     Checker(const Design &d, const Catalog &c)
         : m_d(d)
+        , m_index(d)
         , m_c(c)
-    {}
+    {
+        buildPcieAdjacency();
+    }
 
     std::vector<Finding> run()
     {
@@ -168,7 +173,7 @@ private:
         for (const auto &dev : m_d.devices) {
             if (dev.chassis.empty())
                 continue;
-            const Chassis *ch = m_d.findChassis(dev.chassis);
+            const Chassis *ch = m_index.chassis(dev.chassis);
             if (!ch) {
                 add(Severity::Error, quote(dev.id) + " sits in chassis " + quote(dev.chassis)
                                          + ", which is not in the design", {dev.id});
@@ -228,7 +233,7 @@ private:
 
     int deviceLanes(const std::string &id) const
     {
-        const Device *dev = m_d.device(id);
+        const Device *dev = m_index.device(id);
         if (!dev)
             return 0;
         if (const auto *g = m_c.gpu(dev->model))
@@ -256,8 +261,8 @@ private:
         std::map<std::string, std::string> chassisPortOwner;
         for (std::size_t i = 0; i < m_d.links.size(); ++i) {
             const Link &l = m_d.links[i];
-            const ResolvedEndpoint a = resolveEndpoint(m_d, m_c, l.from);
-            const ResolvedEndpoint b = resolveEndpoint(m_d, m_c, l.to);
+            const ResolvedEndpoint a = resolveEndpoint(m_index, m_c, l.from);
+            const ResolvedEndpoint b = resolveEndpoint(m_index, m_c, l.to);
             const std::vector<std::string> items = {splitEndpoint(l.from).item,
                                                     splitEndpoint(l.to).item};
             bool ok = true;
@@ -331,7 +336,7 @@ private:
             if (!ok)
                 return refuse("NVLink joins two GPUs or a GPU and an NVSwitch, not " + pair);
             for (const auto &end : items) {
-                const Device *dev = m_d.device(end);
+                const Device *dev = m_index.device(end);
                 const catalog::Gpu *g = dev ? m_c.gpu(dev->model) : nullptr;
                 if (g && g->nvlinkGen == 0)
                     return refuse("NVLink between GPUs that have none: " + quote(end) + " ("
@@ -351,13 +356,13 @@ private:
                 return refuse("a network cable joins NICs and network switches, not " + pair);
             const std::string family = catalog::linkFamilyName(kind.family);
             for (const auto &end : items) {
-                if (const Switch *s = m_d.findSwitch(end)) {
+                if (const Switch *s = m_index.findSwitch(end)) {
                     const catalog::NetworkSwitch *ns = m_c.networkSwitch(s->model);
                     if (ns && ns->family != family)
                         return refuse(quote(end) + " is an " + ns->family + " switch; it takes no "
                                       + family + " cable");
                 }
-                if (const Device *dev = m_d.device(end)) {
+                if (const Device *dev = m_index.device(end)) {
                     const catalog::Nic *nic = m_c.nic(dev->model);
                     if (nic && std::find(nic->protocols.begin(), nic->protocols.end(), family)
                                    == nic->protocols.end())
@@ -378,7 +383,7 @@ private:
                       const std::map<std::string, std::set<std::string>> &gpusAtNvSwitch)
     {
         for (const auto &[port, lanes] : socketLanes) {
-            const Host *h = m_d.host(splitEndpoint(port).item);
+            const Host *h = m_index.host(splitEndpoint(port).item);
             const catalog::Host *spec = h ? m_c.host(h->model) : nullptr;
             if (spec && lanes > spec->lanesPerSocket)
                 add(Severity::Error, "root ports of " + port + " carry " + std::to_string(lanes)
@@ -386,7 +391,7 @@ private:
                                          + " lanes a " + spec->cpu + " socket has", {h->id});
         }
         for (const auto &[id, lanes] : switchLanes) {
-            const catalog::PcieSwitch *spec = m_c.pcieSwitch(m_d.findSwitch(id)->model);
+            const catalog::PcieSwitch *spec = m_c.pcieSwitch(m_index.findSwitch(id)->model);
             if (lanes > spec->lanes)
                 add(Severity::Error, "PCIe switch " + quote(id) + " carries "
                                          + std::to_string(lanes) + " lanes, over the "
@@ -398,14 +403,14 @@ private:
                                          + std::to_string(spec->ports) + " ports", {id});
         }
         for (const auto &[id, links] : nvlinksAtGpu) {
-            const catalog::Gpu *g = m_c.gpu(m_d.device(id)->model);
+            const catalog::Gpu *g = m_c.gpu(m_index.device(id)->model);
             if (g && links > g->nvlinkLinks)
                 add(Severity::Error, quote(id) + " has " + std::to_string(links)
                                          + " NVLink links attached, but a " + g->name + " has "
                                          + std::to_string(g->nvlinkLinks), {id});
         }
         for (const auto &[id, gpus] : gpusAtNvSwitch) {
-            const catalog::NvSwitch *spec = m_c.nvSwitch(m_d.findSwitch(id)->model);
+            const catalog::NvSwitch *spec = m_c.nvSwitch(m_index.findSwitch(id)->model);
             if (spec && static_cast<int>(gpus.size()) > spec->gpus)
                 add(Severity::Error, quote(id) + " joins " + std::to_string(gpus.size())
                                          + " GPUs, but a " + spec->name + " has room for "
@@ -413,36 +418,51 @@ private:
         }
     }
 
-    // Items reachable from a host over PCIe (links and chassis), never through another host.
-    std::set<std::string> pcieReach(const std::string &hostId) const
+    void buildPcieAdjacency()
     {
-        std::multimap<std::string, std::string> adj;
         for (const auto &l : m_d.links) {
             const catalog::LinkKind *k = m_c.link(l.kind);
-            if (!k || k->family != LinkFamily::Pcie)
+            if (!k || k->family != LinkFamily::Pcie) {
+                m_otherLinks.insert(itemOf(l.from));
+                m_otherLinks.insert(itemOf(l.to));
                 continue;
-            const std::string a = splitEndpoint(l.from).item;
-            const std::string b = splitEndpoint(l.to).item;
-            adj.emplace(a, b);
-            adj.emplace(b, a);
+            }
+            const std::string_view a = itemOf(l.from);
+            const std::string_view b = itemOf(l.to);
+            m_pcieAdjacency[a].push_back(b);
+            m_pcieAdjacency[b].push_back(a);
         }
         for (const auto &dev : m_d.devices) {
-            if (!dev.chassis.empty())
-                adj.emplace(dev.chassis, dev.id);
+            if (!dev.chassis.empty()) {
+                m_pcieAdjacency[dev.chassis].push_back(dev.id);
+                m_pcieAdjacency[dev.id].push_back(dev.chassis);
+            }
         }
-        std::set<std::string> seen = {hostId};
-        std::vector<std::string> todo = {hostId};
+    }
+
+    static std::string_view itemOf(const std::string &endpoint)
+    {
+        const std::string_view e = endpoint;
+        return e.substr(0, e.find('/'));
+    }
+
+    // Items reachable from a host over PCIe (links and chassis), never through another host
+    // and never through a device (devices are leaves of the PCIe tree).
+    std::unordered_set<std::string_view> pcieReach(std::string_view hostId) const
+    {
+        std::unordered_set<std::string_view> seen = {hostId};
+        std::vector<std::string_view> todo = {hostId};
         while (!todo.empty()) {
-            const std::string at = todo.back();
+            const std::string_view at = todo.back();
             todo.pop_back();
-            if (at != hostId && m_d.host(at))
+            if (at != hostId && (m_index.host(at) || m_index.device(at)))
                 continue;
-            if (at != hostId && m_d.device(at))
-                continue; // devices are leaves of the PCIe tree
-            const auto [lo, hi] = adj.equal_range(at);
-            for (auto it = lo; it != hi; ++it) {
-                if (seen.insert(it->second).second)
-                    todo.push_back(it->second);
+            const auto it = m_pcieAdjacency.find(at);
+            if (it == m_pcieAdjacency.end())
+                continue;
+            for (std::string_view next : it->second) {
+                if (seen.insert(next).second)
+                    todo.push_back(next);
             }
         }
         return seen;
@@ -455,17 +475,17 @@ private:
         for (const auto &s : m_d.systems) {
             if (!names.insert(s.name).second)
                 add(Severity::Error, "two composed systems are named " + quote(s.name), {});
-            const Host *h = m_d.host(s.host);
+            const Host *h = m_index.host(s.host);
             if (!h) {
                 add(Severity::Error, "system " + quote(s.name) + " is composed on host "
                                          + quote(s.host) + ", which is not in the design", {});
                 continue;
             }
-            const std::set<std::string> reach = pcieReach(h->id);
+            const auto reach = pcieReach(h->id);
             int gpus = 0;
             std::set<std::string> listed;
             for (const auto &id : s.devices) {
-                const Device *dev = m_d.device(id);
+                const Device *dev = m_index.device(id);
                 if (!dev) {
                     add(Severity::Error, "system " + quote(s.name) + " lists device " + quote(id)
                                              + ", which is not in the design", {h->id});
@@ -500,9 +520,7 @@ private:
         }
         for (const auto &dev : m_d.devices) {
             if (dev.chassis.empty() && !composedTo.count(dev.id)) {
-                const bool linked = std::any_of(m_d.links.begin(), m_d.links.end(), [&](const Link &l) {
-                    return splitEndpoint(l.from).item == dev.id || splitEndpoint(l.to).item == dev.id;
-                });
+                const bool linked = m_pcieAdjacency.count(dev.id) || m_otherLinks.count(dev.id);
                 if (!linked)
                     add(Severity::Warning, quote(dev.id) + " is neither in a chassis nor linked to "
                                                            "anything", {dev.id});
@@ -511,13 +529,16 @@ private:
     }
 
     const Design &m_d;
+    const DesignIndex m_index;
     const Catalog &m_c;
+    std::unordered_map<std::string_view, std::vector<std::string_view>> m_pcieAdjacency;
+    std::unordered_set<std::string_view> m_otherLinks; // items with NVLink or network links
     std::vector<Finding> m_findings;
 };
 
 } // namespace
 
-ResolvedEndpoint resolveEndpoint(const Design &d, const Catalog &c, const std::string &endpoint)
+ResolvedEndpoint resolveEndpoint(const DesignIndex &d, const Catalog &c, const std::string &endpoint)
 {
     const Endpoint ep = splitEndpoint(endpoint);
     ResolvedEndpoint r;
@@ -535,7 +556,7 @@ ResolvedEndpoint resolveEndpoint(const Design &d, const Catalog &c, const std::s
         }
         return r;
     }
-    if (const Chassis *ch = d.findChassis(ep.item)) {
+    if (const Chassis *ch = d.chassis(ep.item)) {
         const catalog::Chassis *spec = c.chassis(ch->model);
         const int ports = spec ? spec->hostPorts : 0;
         if (parsePort(ep.port, "up", r.index) && r.index < ports)

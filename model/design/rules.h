@@ -1,6 +1,7 @@
 #pragma once
 
 #include "design/design.h"
+#include "design/designindex.h"
 
 #include <string>
 #include <vector>
@@ -35,7 +36,7 @@ struct ResolvedEndpoint
     int index = 0;      // socket or host-port number
     std::string error;  // why it does not resolve, when kind is None
 };
-ResolvedEndpoint resolveEndpoint(const Design &design, const catalog::Catalog &catalog,
+ResolvedEndpoint resolveEndpoint(const DesignIndex &design, const catalog::Catalog &catalog,
                                  const std::string &endpoint);
 
 } // namespace clab::design

@@ -53,7 +53,7 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
         rep.host = s.host;
         std::set<std::string> seen;
         for (const auto &id : s.devices) {
-            const design::Device *d = design.device(id);
+            const design::Device *d = fabric.index().device(id);
             if (!d || !seen.insert(id).second)
                 continue;
             if (catalog.gpu(d->model))
@@ -101,7 +101,7 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
         const std::vector<Route> reads = router.devicesToHost(s.host, rep.drives);
         std::vector<Flow> readFlows;
         for (std::size_t i = 0; i < reads.size(); ++i) {
-            const double drive = catalog.nvme(design.device(rep.drives[i])->model)->readGBps;
+            const double drive = catalog.nvme(fabric.index().device(rep.drives[i])->model)->readGBps;
             readFlows.push_back(flowOf(reads[i], drive));
             rep.storage.push_back({rep.drives[i],
                                    reads[i].kind == RouteKind::None ? 0 : std::min(drive, reads[i].GBps),
@@ -142,11 +142,20 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
         out.systems[system].sharing.push_back(std::move(cost));
     }
 
-    // Between systems over the network: all NICs of the smaller side at once.
+    // Between systems over the network: all NICs of the smaller side at once. Only systems
+    // with a cabled NIC take part, so a large pool of uncabled systems costs nothing here.
+    std::vector<std::size_t> networked;
     for (std::size_t a = 0; a < out.systems.size(); ++a) {
-        for (std::size_t b = a + 1; b < out.systems.size(); ++b) {
-            const SystemReport &sa = out.systems[a];
-            const SystemReport &sb = out.systems[b];
+        const auto &nics = out.systems[a].nics;
+        if (std::any_of(nics.begin(), nics.end(), [&](const std::string &nic) {
+                return fabric.has(nic) && boost::out_degree(fabric.vertex(nic), fabric.graph()) > 1;
+            }))
+            networked.push_back(a);
+    }
+    for (std::size_t ia = 0; ia < networked.size(); ++ia) {
+        for (std::size_t ib = ia + 1; ib < networked.size(); ++ib) {
+            const SystemReport &sa = out.systems[networked[ia]];
+            const SystemReport &sb = out.systems[networked[ib]];
             NetworkPath path{sa.name, sb.name, 0, 0, {}};
             std::vector<Flow> netFlows;
             std::vector<Route> routes;

@@ -20,6 +20,7 @@ std::string pcieName(int gen, int lanes)
 
 Fabric::Fabric(const design::Design &design, const catalog::Catalog &catalog)
     : m_design(design)
+    , m_index(design)
     , m_catalog(catalog)
 {
     addHosts();
@@ -54,7 +55,7 @@ void Fabric::addEdge(Vertex a, Vertex b, EdgeType type, double capacity, double 
 std::vector<Vertex> Fabric::memories(const std::string &hostId) const
 {
     std::vector<Vertex> out;
-    const design::Host *h = m_design.host(hostId);
+    const design::Host *h = m_index.host(hostId);
     const catalog::Host *spec = h ? m_catalog.host(h->model) : nullptr;
     for (int s = 0; spec && s < spec->sockets; ++s) {
         const auto it = m_vertex.find(hostId + "/mem" + std::to_string(s));
@@ -139,7 +140,7 @@ void Fabric::addDevices()
         const Vertex v = addNode({d.id, type, {}, 0});
         if (d.chassis.empty())
             continue;
-        const design::Chassis *ch = m_design.findChassis(d.chassis);
+        const design::Chassis *ch = m_index.chassis(d.chassis);
         const catalog::Chassis *spec = ch ? m_catalog.chassis(ch->model) : nullptr;
         if (!spec || d.slot < 0 || d.slot >= spec->slots)
             continue;
@@ -158,13 +159,13 @@ void Fabric::addDevices()
 int Fabric::pcieGenOf(const std::string &endpoint) const
 {
     const std::string item = design::splitEndpoint(endpoint).item;
-    if (const auto *h = m_design.host(item))
+    if (const auto *h = m_index.host(item))
         return m_catalog.host(h->model)->pcieGen;
-    if (const auto *c = m_design.findChassis(item))
+    if (const auto *c = m_index.chassis(item))
         return m_catalog.chassis(c->model)->pcieGen;
-    if (const auto *s = m_design.findSwitch(item))
+    if (const auto *s = m_index.findSwitch(item))
         return m_catalog.pcieSwitch(s->model)->gen;
-    if (const auto *d = m_design.device(item)) {
+    if (const auto *d = m_index.device(item)) {
         if (const auto *g = m_catalog.gpu(d->model))
             return g->pcie.gen;
         if (const auto *n = m_catalog.nvme(d->model))
@@ -177,7 +178,7 @@ int Fabric::pcieGenOf(const std::string &endpoint) const
 
 int Fabric::pcieLanesOf(const std::string &item) const
 {
-    if (const auto *d = m_design.device(item)) {
+    if (const auto *d = m_index.device(item)) {
         if (const auto *g = m_catalog.gpu(d->model))
             return g->pcie.lanes;
         if (const auto *n = m_catalog.nvme(d->model))
@@ -195,8 +196,8 @@ void Fabric::addLinks()
         const catalog::LinkKind *kind = m_catalog.link(l.kind);
         if (!kind)
             continue;
-        const design::ResolvedEndpoint a = design::resolveEndpoint(m_design, m_catalog, l.from);
-        const design::ResolvedEndpoint b = design::resolveEndpoint(m_design, m_catalog, l.to);
+        const design::ResolvedEndpoint a = design::resolveEndpoint(m_index, m_catalog, l.from);
+        const design::ResolvedEndpoint b = design::resolveEndpoint(m_index, m_catalog, l.to);
         if (a.kind == PortKind::None || b.kind == PortKind::None)
             continue;
         auto vertexOf = [&](const std::string &endpoint, const design::ResolvedEndpoint &r) {
@@ -205,7 +206,7 @@ void Fabric::addLinks()
             if (r.kind == PortKind::HostSocket)
                 id = ep.item + "/cpu" + std::to_string(r.index);
             if (r.kind == PortKind::ChassisPort) {
-                const auto *spec = m_catalog.chassis(m_design.findChassis(ep.item)->model);
+                const auto *spec = m_catalog.chassis(m_index.chassis(ep.item)->model);
                 id = ep.item + "/sw" + std::to_string(spec->switchOfHostPort[r.index]);
             }
             const auto it = m_vertex.find(id);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "design/design.h"
+#include "design/designindex.h"
 
 #include <boost/graph/adjacency_list.hpp>
 
@@ -52,6 +52,7 @@ public:
 
     const Graph &graph() const { return m_graph; }
     const design::Design &design() const { return m_design; }
+    const design::DesignIndex &index() const { return m_index; }
     const catalog::Catalog &catalog() const { return m_catalog; }
     bool has(const std::string &id) const { return m_vertex.count(id) != 0; }
     Vertex vertex(const std::string &id) const { return m_vertex.at(id); }
@@ -73,6 +74,7 @@ private:
     int pcieLanesOf(const std::string &item) const;
 
     const design::Design &m_design;
+    const design::DesignIndex m_index;
     const catalog::Catalog &m_catalog;
     Graph m_graph;
     std::unordered_map<std::string, Vertex> m_vertex;

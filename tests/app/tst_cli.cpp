@@ -1,0 +1,167 @@
+#include "cli/cli.h"
+#include "design/examples.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+struct Outcome
+{
+    int status;
+    std::string out;
+    std::string err;
+};
+
+Outcome run(const std::vector<std::string> &args)
+{
+    std::vector<const char *> argv = {"composelab"};
+    for (const auto &a : args)
+        argv.push_back(a.c_str());
+    std::ostringstream out;
+    std::ostringstream err;
+    const int status = clab::cli::run(int(argv.size()), argv.data(), out, err);
+    return {status, out.str(), err.str()};
+}
+
+std::string examplePath(const std::string &name)
+{
+    return std::string(CLAB_TEST_DATA) + "/../../resources/examples/" + name;
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void analyzeJsonShape_data();
+    void analyzeJsonShape();
+    void analyzeText();
+    void badInputExitsOne();
+    void usageExitsTwo();
+    void benchJson();
+    void binaryRunsHeadless();
+};
+
+void TestCli::analyzeJsonShape_data()
+{
+    QTest::addColumn<QString>("example");
+    for (const auto &e : clab::design::bundledExamples())
+        QTest::newRow(e.fileName.c_str()) << QString::fromStdString(e.fileName);
+}
+
+void TestCli::analyzeJsonShape()
+{
+    QFETCH(QString, example);
+    const Outcome r = run({"analyze", examplePath(example.toStdString()), "--json"});
+    QCOMPARE(r.status, 0);
+    QVERIFY(r.err.empty());
+    const auto j = nlohmann::json::parse(r.out);
+    QVERIFY(j.at("systems").is_array());
+    QVERIFY(!j.at("systems").empty());
+    QVERIFY(j.at("findings").is_array());
+    QVERIFY(j.at("findings").empty()); // the examples are clean
+    for (const auto &s : j.at("systems")) {
+        QVERIFY(s.at("name").is_string());
+        QVERIFY(s.at("host").is_string());
+        QVERIFY(s.at("gpus").is_array());
+        QCOMPARE(s.at("h2d").size(), s.at("gpus").size());
+        for (const auto &h : s.at("h2d")) {
+            QVERIFY(h.at("device").is_string());
+            QVERIFY(h.at("alone_GBps").get<double>() > 0);
+            QVERIFY(h.at("concurrent_GBps").get<double>() <= h.at("alone_GBps").get<double>());
+        }
+        const std::size_t n = s.at("gpus").size();
+        QCOMPARE(s.at("p2p").size(), n * (n - 1));
+        for (const auto &p : s.at("p2p")) {
+            QVERIFY(p.at("GBps").get<double>() > 0);
+            QVERIFY(p.at("latency_us").get<double>() > 0);
+            QCOMPARE(p.at("route").front().get<std::string>(), p.at("from").get<std::string>());
+            QCOMPARE(p.at("route").back().get<std::string>(), p.at("to").get<std::string>());
+        }
+    }
+}
+
+void TestCli::analyzeText()
+{
+    const Outcome r = run({"analyze", examplePath("seed-testbed.clab")});
+    QCOMPARE(r.status, 0);
+    QVERIFY(r.out.find("Host to device") != std::string::npos);
+    QVERIFY(r.out.find("Peer to peer") != std::string::npos);
+    QVERIFY(r.out.find("No design-rule findings.") != std::string::npos);
+}
+
+void TestCli::badInputExitsOne()
+{
+    QTemporaryDir dir;
+    const std::string bad = dir.filePath(QStringLiteral("bad.clab")).toStdString();
+    {
+        std::ofstream f(bad);
+        f << "{\n  \"formatVersion\": 1,\n  \"appVersion\": \"0.1.0\",\n  \"hosts\": [\n    {\"id\": 3}\n  ]\n}\n";
+    }
+    Outcome r = run({"analyze", bad});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find(bad) != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find("/hosts/0/id") != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find("expected a string") != std::string::npos, r.err.c_str());
+    QVERIFY(r.out.empty());
+
+    r = run({"analyze", dir.filePath(QStringLiteral("missing.clab")).toStdString()});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("missing.clab") != std::string::npos, r.err.c_str());
+}
+
+void TestCli::usageExitsTwo()
+{
+    QCOMPARE(run({"analyze"}).status, 2);
+    QCOMPARE(run({"analyse", "x"}).status, 2);
+    QCOMPARE(run({"analyze", "a", "--jsn"}).status, 2);
+    QCOMPARE(run({"bench", "--filter", "no-such-benchmark"}).status, 2);
+    const Outcome v = run({"--version"});
+    QCOMPARE(v.status, 0);
+    QVERIFY(v.out.find("composelab ") == 0);
+}
+
+void TestCli::benchJson()
+{
+    const Outcome r = run({"bench", "--json", "--filter", "analyze_seed"});
+    QCOMPARE(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("results").size(), std::size_t(1));
+    QCOMPARE(j.at("results")[0].at("name").get<std::string>(), std::string("analyze_seed"));
+    QVERIFY(j.at("results")[0].at("median_s").get<double>() > 0);
+    QVERIFY(j.at("results")[0].at("runs").get<int>() >= 5);
+}
+
+void TestCli::binaryRunsHeadless()
+{
+    // The real executable, with no display at all: a subcommand must not need one.
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(CLAB_BINARY),
+            {QStringLiteral("analyze"), QString::fromStdString(examplePath("seed-testbed.clab")),
+             QStringLiteral("--json")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const auto j = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+    QCOMPARE(j.at("systems").size(), std::size_t(4));
+
+    p.start(QStringLiteral(CLAB_BINARY), {QStringLiteral("anlyze")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 2);
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

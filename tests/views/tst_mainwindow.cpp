@@ -1,0 +1,84 @@
+#include "mainwindow.h"
+#include "views/systems/systemsview.h"
+
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace clab;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void opensSeedTestbed();
+    void badFileKeepsDocument();
+    void saveAndReopen();
+};
+
+void TestMainWindow::initTestCase()
+{
+    // Keep the user's real settings out of the tests.
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestMainWindow::opensSeedTestbed()
+{
+    MainWindow w;
+    QSignalSpy updated(&w, &MainWindow::analysisUpdated);
+    QVERIFY(w.openExample(QString::fromLatin1(design::kSeedExample)));
+    QCOMPARE(updated.count(), 1);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    views::SystemsView *view = w.systemsView();
+    QCOMPARE(view->systemCount(), 4);
+    QVERIFY(w.windowTitle().contains(QLatin1String("seed-testbed.clab")));
+    view->selectSystem(0);
+    QTableWidget *h2d = view->hostToDeviceTable();
+    QCOMPARE(h2d->rowCount(), 4);
+    QCOMPARE(h2d->item(0, 0)->text(), QStringLiteral("gpu0"));
+    QCOMPARE(h2d->item(0, 1)->text(), QStringLiteral("25.8"));
+    QCOMPARE(h2d->item(0, 2)->text(), QStringLiteral("6.5"));
+    QCOMPARE(view->peerTable()->rowCount(), 4);
+    QCOMPARE(view->findingsList()->item(0)->text(), QStringLiteral("No design-rule findings."));
+}
+
+void TestMainWindow::badFileKeepsDocument()
+{
+    MainWindow w;
+    QVERIFY(w.openExample(QString::fromLatin1(design::kSeedExample)));
+    const design::Design before = w.document()->design();
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("broken.clab"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"formatVersion\": 1, \"appVersion\": \"0.1\", \"hosts\": [");
+    f.close();
+    QSignalSpy errors(&w, &MainWindow::errorShown);
+    QVERIFY(!w.openFile(bad));
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(errors.at(0).at(0).toString().contains(bad));
+    QVERIFY(w.document()->design() == before);
+    QCOMPARE(w.systemsView()->systemCount(), 4);
+}
+
+void TestMainWindow::saveAndReopen()
+{
+    MainWindow w;
+    QVERIFY(w.openExample(QStringLiteral("dgx-a100-nvswitch.clab")));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("copy.clab"));
+    w.document()->save(path);
+    MainWindow other;
+    QVERIFY(other.openFile(path));
+    QVERIFY(other.document()->design() == w.document()->design());
+    QCOMPARE(other.systemsView()->systemCount(), 1);
+    QCOMPARE(other.systemsView()->peerTable()->rowCount(), 8);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
