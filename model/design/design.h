@@ -11,6 +11,8 @@ namespace clab::design {
 // Items refer to catalog parts by id and to each other by their own ids; nothing here is computed.
 
 inline constexpr int kFormatVersion = 1;
+// No real cable bundle comes near this; the bound keeps lane and link sums far from overflow.
+inline constexpr int kMaxLinkCount = 1024;
 
 struct Host
 {

@@ -66,6 +66,9 @@ Link readLink(ObjectReader &r)
     l.to = r.string("to");
     l.kind = r.string("kind");
     l.count = r.integer("count", 1, 1);
+    if (l.count > kMaxLinkCount)
+        r.fail("count", "expected at most " + std::to_string(kMaxLinkCount)
+                            + " parallel links, found " + std::to_string(l.count));
     if (l.from.empty() || l.to.empty())
         r.fail(l.from.empty() ? "from" : "to", "expected an endpoint \"item\" or \"item/port\"");
     return l;

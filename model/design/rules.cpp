@@ -253,10 +253,13 @@ private:
 
     void checkLinks()
     {
-        std::map<std::string, int> socketLanes;   // "host/cpuN" -> lanes used
-        std::map<std::string, int> switchLanes;   // pcie switch id -> lanes used
-        std::map<std::string, int> switchPorts;
-        std::map<std::string, int> nvlinksAtGpu;
+        // Sums in long long: a design built in code may carry any count, and an overflowing int
+        // would hide an over-budget finding.
+        std::map<std::string, long long> socketLanes; // "host/cpuN" -> lanes used
+        std::map<std::string, long long> switchLanes; // pcie switch id -> lanes used
+        std::map<std::string, long long> switchPorts;
+        std::map<std::string, long long> nvlinksAtGpu;
+        std::map<std::pair<std::string, std::string>, long long> linksGpuToNvSwitch;
         std::map<std::string, std::set<std::string>> gpusAtNvSwitch;
         std::map<std::string, std::string> chassisPortOwner;
         for (std::size_t i = 0; i < m_d.links.size(); ++i) {
@@ -283,7 +286,7 @@ private:
                 continue;
             if (!compatible(i, *kind, a, b, items))
                 continue;
-            const int lanes = kind->lanes * l.count;
+            const long long lanes = static_cast<long long>(kind->lanes) * l.count;
             for (const auto &[end, res] : {std::pair{l.from, a}, std::pair{l.to, b}}) {
                 const Endpoint ep = splitEndpoint(end);
                 if (kind->family == LinkFamily::Pcie && res.kind == PortKind::HostSocket)
@@ -304,13 +307,25 @@ private:
                     nvlinksAtGpu[ep.item] += l.count;
             }
             if (kind->family == LinkFamily::Nvlink) {
-                if (a.kind == PortKind::NvSwitch)
+                if (a.kind == PortKind::NvSwitch) {
                     gpusAtNvSwitch[items[0]].insert(items[1]);
-                if (b.kind == PortKind::NvSwitch)
+                    linksGpuToNvSwitch[{items[1], items[0]}] += l.count;
+                }
+                if (b.kind == PortKind::NvSwitch) {
                     gpusAtNvSwitch[items[1]].insert(items[0]);
+                    linksGpuToNvSwitch[{items[0], items[1]}] += l.count;
+                }
             }
         }
         checkBudgets(socketLanes, switchLanes, switchPorts, nvlinksAtGpu, gpusAtNvSwitch);
+        for (const auto &[pairIds, links] : linksGpuToNvSwitch) {
+            const catalog::NvSwitch *spec = m_c.nvSwitch(m_index.findSwitch(pairIds.second)->model);
+            if (spec && links > spec->linksPerGpu)
+                add(Severity::Error, quote(pairIds.first) + " has " + std::to_string(links)
+                                         + " NVLink links to " + quote(pairIds.second) + ", but a "
+                                         + spec->name + " has " + std::to_string(spec->linksPerGpu)
+                                         + " per GPU", {pairIds.first, pairIds.second});
+        }
     }
 
     bool compatible(std::size_t i, const catalog::LinkKind &kind, const ResolvedEndpoint &a,
@@ -336,6 +351,12 @@ private:
             if (!ok)
                 return refuse("NVLink joins two GPUs or a GPU and an NVSwitch, not " + pair);
             for (const auto &end : items) {
+                const Switch *sw = m_index.findSwitch(end);
+                const catalog::NvSwitch *nvs = sw ? m_c.nvSwitch(sw->model) : nullptr;
+                if (nvs && nvs->nvlinkGen != kind.gen)
+                    return refuse(quote(end) + " (" + nvs->name + ") is an NVLink "
+                                  + std::to_string(nvs->nvlinkGen) + " switch; it takes no NVLink "
+                                  + std::to_string(kind.gen));
                 const Device *dev = m_index.device(end);
                 const catalog::Gpu *g = dev ? m_c.gpu(dev->model) : nullptr;
                 if (g && g->nvlinkGen == 0)
@@ -376,10 +397,10 @@ private:
         return false;
     }
 
-    void checkBudgets(const std::map<std::string, int> &socketLanes,
-                      const std::map<std::string, int> &switchLanes,
-                      const std::map<std::string, int> &switchPorts,
-                      const std::map<std::string, int> &nvlinksAtGpu,
+    void checkBudgets(const std::map<std::string, long long> &socketLanes,
+                      const std::map<std::string, long long> &switchLanes,
+                      const std::map<std::string, long long> &switchPorts,
+                      const std::map<std::string, long long> &nvlinksAtGpu,
                       const std::map<std::string, std::set<std::string>> &gpusAtNvSwitch)
     {
         for (const auto &[port, lanes] : socketLanes) {

@@ -39,6 +39,11 @@ Json parseJson(std::string_view text, const std::string &file)
         const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
         throw InputError(file, lineAndColumn(text, error.byte),
                          "not valid JSON (" + detail + ")");
+    } catch (const Json::exception &error) {
+        // e.g. out_of_range 406 for a number too large for a double ("1e400"): no position.
+        std::string what = error.what();
+        const auto bracket = what.find("] ");
+        throw InputError(file, "", "not valid JSON (" + (bracket == std::string::npos ? what : what.substr(bracket + 2)) + ")");
     }
 }
 

@@ -73,6 +73,10 @@ SystemsView::SystemsView(QWidget *parent)
     top->addWidget(m_systems);
     top->addWidget(right);
     top->setStretchFactor(1, 3);
+    top->setSizes({340, 760});
+    m_h2d->verticalHeader()->hide();
+    m_h2d->setAlternatingRowColors(true);
+    m_h2d->setSelectionBehavior(QAbstractItemView::SelectRows);
 
     auto *findingsBox = new QWidget;
     auto *findingsLayout = new QVBoxLayout(findingsBox);
@@ -84,6 +88,7 @@ SystemsView::SystemsView(QWidget *parent)
     split->addWidget(top);
     split->addWidget(findingsBox);
     split->setStretchFactor(0, 4);
+    split->setSizes({560, 120});
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split);
