@@ -16,7 +16,8 @@ namespace {
 
 const std::set<std::string> &subcommands()
 {
-    static const std::set<std::string> names = {"analyze", "bench"};
+    static const std::set<std::string> names = {"analyze", "bench", "predict", "calibrate",
+                                                "validate"};
     return names;
 }
 
@@ -50,6 +51,38 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
     benchCmd->add_flag("--json", bench.json, "Machine-readable output");
     benchCmd->add_option("--filter", bench.filter, "Only benchmarks whose name contains this");
 
+    PredictOptions predict;
+    CLI::App *predictCmd = app.add_subcommand(
+        "predict", "Step time, throughput and time-to-train of a composed system for a benchmark");
+    predictCmd->add_option("file", predict.file, "Design file (.clab)")->required();
+    predictCmd->add_option("--system", predict.system, "Composed system (default: the first)");
+    predictCmd->add_option("--benchmark", predict.benchmark,
+                           "resnet50, bert_large, maskrcnn, ... (or MLPerf names: resnet, bert)")
+        ->required();
+    predictCmd->add_option("--global-batch", predict.globalBatch, "Global batch size")
+        ->check(CLI::PositiveNumber);
+    predictCmd->add_option("--precision", predict.precision, "fp32, tf32, fp16 or bf16");
+    predictCmd->add_option("--nodes", predict.nodes, "Copies of the system joined by its network")
+        ->check(CLI::PositiveNumber);
+    predictCmd->add_flag("--json", predict.json, "Machine-readable output");
+
+    CalibrateOptions calibrate;
+    CLI::App *calibrateCmd = app.add_subcommand(
+        "calibrate", "Fit the model's efficiency factors to recorded results (MLPerf or "
+                     "throughput CSV tables)");
+    calibrateCmd->add_option("csv", calibrate.files, "Result tables")->required();
+    calibrateCmd->add_option("--out", calibrate.out, "Calibration file to write")->required();
+    bool noCv = false;
+    calibrateCmd->add_flag("--no-cross-validation", noCv, "Skip the (slower) cross-validation");
+
+    ValidateOptions validate;
+    CLI::App *validateCmd = app.add_subcommand(
+        "validate", "Predict every row of an MLPerf results table and report the errors");
+    validateCmd->add_option("csv", validate.file, "Results table")->required();
+    validateCmd->add_flag("--json", validate.json, "Machine-readable output");
+    validateCmd->add_option("--calibration", validate.calibration,
+                            "Calibration file (default: the shipped one)");
+
     std::vector<std::string> args;
     for (int i = argc - 1; i > 0; --i)
         args.emplace_back(argv[i]);
@@ -70,6 +103,14 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
         return analyzeCommand(analyze, out, err);
     if (benchCmd->parsed())
         return benchCommand(bench, out, err);
+    if (predictCmd->parsed())
+        return predictCommand(predict, out, err);
+    if (calibrateCmd->parsed()) {
+        calibrate.crossValidate = !noCv;
+        return calibrateCommand(calibrate, out, err);
+    }
+    if (validateCmd->parsed())
+        return validateCommand(validate, out, err);
     return 2;
 }
 

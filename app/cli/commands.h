@@ -2,6 +2,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace clab::cli {
 
@@ -18,5 +19,33 @@ struct BenchOptions
     std::string filter; // run only benchmarks whose name contains this
 };
 int benchCommand(const BenchOptions &options, std::ostream &out, std::ostream &err);
+
+struct PredictOptions
+{
+    std::string file;
+    std::string system;    // empty: the first composed system
+    std::string benchmark;
+    int globalBatch = 0;   // 0: a default from the convergence table
+    std::string precision; // empty: the benchmark's default
+    int nodes = 1;         // copies of the system joined by its network
+    bool json = false;
+};
+int predictCommand(const PredictOptions &options, std::ostream &out, std::ostream &err);
+
+struct CalibrateOptions
+{
+    std::vector<std::string> files;
+    std::string out;
+    bool crossValidate = true;
+};
+int calibrateCommand(const CalibrateOptions &options, std::ostream &out, std::ostream &err);
+
+struct ValidateOptions
+{
+    std::string file;
+    std::string calibration; // empty: the shipped datasets/calibration.json
+    bool json = false;
+};
+int validateCommand(const ValidateOptions &options, std::ostream &out, std::ostream &err);
 
 } // namespace clab::cli

@@ -29,7 +29,7 @@ struct PcieSpec
 
 struct Tflops
 {
-    std::optional<double> fp32, tf32, fp16, bf16;
+    std::optional<double> fp32, tf32, fp16, bf16, fp8;
 };
 
 struct Gpu : Entry

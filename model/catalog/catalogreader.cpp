@@ -41,6 +41,7 @@ Gpu readGpu(ObjectReader &r)
     g.tflops.tf32 = t.optionalNumber("tf32");
     g.tflops.fp16 = t.optionalNumber("fp16");
     g.tflops.bf16 = t.optionalNumber("bf16");
+    g.tflops.fp8 = t.optionalNumber("fp8");
     t.finish();
     g.memGB = r.positive("memGB");
     g.memBwGBps = r.positive("memBwGBps");

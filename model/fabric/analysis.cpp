@@ -4,6 +4,7 @@
 #include "fabric/sharing.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -95,6 +96,31 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
             for (std::size_t i = 0; i < routes.size(); ++i)
                 rep.p2p.push_back({from, others[i], routes[i].kind, routes[i].GBps,
                                    routes[i].latencyUs, nodeIds(fabric, routes[i])});
+        }
+
+        // Ring: each GPU sends to the next at once; routes share links max-min fairly, then a
+        // route's own factor (through a root complex, staged through memory) applies.
+        if (rep.gpus.size() > 1) {
+            std::vector<Flow> ringFlows;
+            std::vector<Route> ringRoutes;
+            for (std::size_t i = 0; i < rep.gpus.size(); ++i) {
+                const std::string &next = rep.gpus[(i + 1) % rep.gpus.size()];
+                Route r = router.peers(s.host, rep.gpus[i], {next}).front();
+                ringFlows.push_back(flowOf(r));
+                ringRoutes.push_back(std::move(r));
+            }
+            const std::vector<FlowRate> ringRates = maxMinFair(ringFlows, capacity);
+            rep.ringGBps = std::numeric_limits<double>::infinity();
+            for (std::size_t i = 0; i < ringRoutes.size(); ++i) {
+                const Route &r = ringRoutes[i];
+                double factor = 1;
+                if (r.kind == RouteKind::RootComplex)
+                    factor = catalog.routing().p2pViaRootComplex;
+                if (r.kind == RouteKind::StagedViaHost)
+                    factor = catalog.routing().stagedViaHost;
+                rep.ringGBps = std::min(rep.ringGBps, ringRates[i].rate * factor);
+                rep.ringLatencyUs = std::max(rep.ringLatencyUs, r.latencyUs);
+            }
         }
 
         // Drives feeding host memory, each limited by its own read rate.

@@ -54,6 +54,10 @@ struct SystemReport
     std::vector<PeerToPeer> p2p;
     std::vector<StorageRead> storage;
     std::vector<SharedCost> sharing;
+    // A ring over the GPUs in their listed order, every GPU sending to the next at once, as a
+    // ring all-reduce does: the slowest hop's share is the ring's per-GPU bandwidth.
+    double ringGBps = 0;
+    double ringLatencyUs = 0; // slowest hop
 };
 
 struct NetworkPath

@@ -76,6 +76,8 @@ OrderedJson analysisToJson(const Analysis &a)
                                {"shared_with", c.sharedWith},
                                {"lost_GBps", round2(c.lostGBps)}});
         js["sharing"] = std::move(sharing);
+        js["ring_GBps"] = round2(s.ringGBps);
+        js["ring_latency_us"] = round3(s.ringLatencyUs);
         systems.push_back(std::move(js));
     }
     root["systems"] = std::move(systems);
@@ -134,7 +136,7 @@ std::string analysisToText(const Analysis &a)
             out << "  Routes:";
             for (const auto &[kind, n] : kinds)
                 out << " " << kind << " " << n;
-            out << "\n";
+            out << "\n  Ring over all GPUs at once: " << fixed(s.ringGBps) << " GB/s per GPU\n";
         }
         for (const StorageRead &r : s.storage)
             out << "  Drive " << r.device << ": " << fixed(r.aloneGBps) << " GB/s alone, "

@@ -1,0 +1,219 @@
+#include "perf/observations.h"
+
+#include "catalog/catalog.h"
+#include "util/inputerror.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace clab::perf {
+
+namespace {
+
+std::string lower(std::string s)
+{
+    for (char &c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool contains(const std::string &haystack, const char *needle)
+{
+    return lower(haystack).find(needle) != std::string::npos;
+}
+
+std::optional<double> number(const std::string &s)
+{
+    if (s.empty())
+        return std::nullopt;
+    char *end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (end == s.c_str() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+// MLPerf's "ssd" was SSD-ResNet34 on COCO up to v1.1 and RetinaNet on OpenImages from v2.0.
+const workload::Workload *mlperfWorkload(const std::string &benchmark, const std::string &round)
+{
+    const workload::Library &lib = workload::Library::builtin();
+    if (benchmark == "ssd" && std::atof(round.c_str()) < 2.0)
+        return lib.find("ssd_v1");
+    return lib.find(benchmark);
+}
+
+std::string where(const CsvTable &t, std::size_t row)
+{
+    return t.fileName() + ":" + std::to_string(t.lineOf(row));
+}
+
+} // namespace
+
+void addMlperfRows(const CsvTable &t, ObservationSet &into)
+{
+    for (const char *column : {"benchmark", "minutes", "accelerator"}) {
+        if (!t.hasColumn(column))
+            throw InputError(t.fileName(), "line 1",
+                             std::string("missing column \"") + column
+                                 + "\" (expected the header of an MLPerf results table)");
+    }
+    const catalog::Catalog &cat = catalog::Catalog::builtin();
+    into.files.push_back(t.fileName());
+    for (std::size_t i = 0; i < t.rowCount(); ++i) {
+        Observation o;
+        o.kind = Observation::Kind::Minutes;
+        o.where = where(t, i);
+        o.round = t.field(i, "round");
+        o.submitter = t.field(i, "submitter");
+        o.system = t.field(i, "system");
+        o.benchmark = t.field(i, "benchmark");
+        o.group = o.system;
+        const std::string label = o.round + " " + o.submitter + " " + o.system + " " + o.benchmark;
+        auto skip = [&](const std::string &reason) { into.skipped.push_back({o.where, label, reason, o}); };
+        const auto minutes = number(t.field(i, "minutes"));
+        o.measured = minutes.value_or(0);
+        if (!minutes || *minutes <= 0) {
+            skip("no measured minutes");
+            continue;
+        }
+        o.workload = mlperfWorkload(o.benchmark, o.round);
+        if (!o.workload) {
+            skip("benchmark not modelled yet: " + o.benchmark);
+            continue;
+        }
+        MlperfSystemFields f;
+        f.accelerator = t.field(i, "accelerator");
+        f.acceleratorsPerNode = t.field(i, "accelerators_per_node");
+        f.numberOfNodes = t.field(i, "number_of_nodes");
+        f.acceleratorCount = t.field(i, "accelerator_count");
+        f.hostProcessor = t.field(i, "host_processor");
+        f.hostProcessorsPerNode = t.field(i, "host_processors_per_node");
+        f.hostProcessorCoreCount = t.field(i, "host_processor_core_count");
+        f.acceleratorInterconnect = t.field(i, "accelerator_interconnect");
+        f.acceleratorHostInterconnect = t.field(i, "accelerator_host_interconnect");
+        f.hostNetworking = t.field(i, "host_networking");
+        f.hostNetworkingTopology = t.field(i, "host_networking_topology");
+        f.hwNotes = t.field(i, "hw_notes");
+        const ParsedSystem parsed = parseMlperfSystem(f, cat);
+        if (!parsed.spec) {
+            skip(parsed.skipReason);
+            continue;
+        }
+        const auto gbs = number(t.field(i, "global_batch_size"));
+        if (!gbs || *gbs < 1) {
+            skip("no global batch size");
+            continue;
+        }
+        o.globalBatch = int(*gbs);
+        o.precision = parsePrecision(o.workload->defaultPrecision).value_or(Precision::Fp16);
+        o.platform = platformOf(*parsed.spec, cat);
+        if (!o.platform.gpu) {
+            skip("GPU not in catalog");
+            continue;
+        }
+        into.rows.push_back(std::move(o));
+    }
+}
+
+namespace {
+
+const workload::Workload *throughputWorkload(const std::string &model)
+{
+    const workload::Library &lib = workload::Library::builtin();
+    const std::string m = lower(model);
+    if (m.rfind("resnet-50", 0) == 0)
+        return lib.find("resnet50");
+    if (m.find("bert-large pretraining seq512") != std::string::npos)
+        return lib.find("bert_large");
+    if (m.rfind("mask r-cnn", 0) == 0)
+        return lib.find("maskrcnn");
+    return nullptr;
+}
+
+} // namespace
+
+void addThroughputRows(const CsvTable &t, ObservationSet &into)
+{
+    for (const char *column : {"model", "gpu", "gpu_count", "batch_size", "throughput"}) {
+        if (!t.hasColumn(column))
+            throw InputError(t.fileName(), "line 1",
+                             std::string("missing column \"") + column
+                                 + "\" (expected the header of a training-throughput table)");
+    }
+    const catalog::Catalog &cat = catalog::Catalog::builtin();
+    into.files.push_back(t.fileName());
+    for (std::size_t i = 0; i < t.rowCount(); ++i) {
+        Observation o;
+        o.kind = Observation::Kind::Throughput;
+        o.where = where(t, i);
+        o.benchmark = t.field(i, "model");
+        o.system = t.field(i, "system");
+        o.submitter = t.field(i, "framework");
+        const std::string url = t.field(i, "source_url");
+        const bool dle = contains(url, "deeplearningexamples");
+        o.round = dle ? "dle" : "lambda";
+        o.group = o.round + "/" + o.system;
+        const std::string label = o.benchmark + " on " + t.field(i, "gpu_count") + "x "
+                                  + t.field(i, "gpu") + " " + t.field(i, "precision");
+        auto skip = [&](const std::string &reason) { into.skipped.push_back({o.where, label, reason, o}); };
+        o.workload = throughputWorkload(o.benchmark);
+        if (!o.workload) {
+            skip("model not used for calibration: " + o.benchmark);
+            continue;
+        }
+        const auto tput = number(t.field(i, "throughput"));
+        const auto count = number(t.field(i, "gpu_count"));
+        const auto batch = number(t.field(i, "batch_size"));
+        const auto precision = parsePrecision(t.field(i, "precision"));
+        if (!tput || !count || !batch || *count < 1 || *batch < 1 || !precision) {
+            skip("missing throughput, GPU count, batch size or precision");
+            continue;
+        }
+        const auto gpu = matchGpu(t.field(i, "gpu"), cat);
+        if (!gpu) {
+            skip("GPU not in catalog: " + t.field(i, "gpu"));
+            continue;
+        }
+        SystemSpec spec;
+        spec.gpu = *gpu;
+        spec.gpusPerNode = int(*count);
+        const catalog::Gpu *g = cat.gpu(*gpu);
+        if (g->formFactor == "PCIe" || g->nvlinkGen == 0)
+            spec.intraNode = IntraNode::Pcie;
+        else if (g->arch == "Volta" && g->formFactor == "SXM2")
+            spec.intraNode = IntraNode::NvlinkMesh; // DGX-1
+        else
+            spec.intraNode = IntraNode::NvSwitch;   // DGX-2, DGX A100, DGX H100
+        o.platform = platformOf(spec, cat);
+        // DeepLearningExamples tables give the batch per GPU; Lambda's give the global batch.
+        o.globalBatch = int(dle ? *batch * *count : *batch);
+        o.precision = *precision;
+        o.measured = *tput;
+        into.rows.push_back(std::move(o));
+    }
+}
+
+void addCsv(const CsvTable &t, ObservationSet &into)
+{
+    if (t.hasColumn("minutes") && t.hasColumn("benchmark"))
+        addMlperfRows(t, into);
+    else if (t.hasColumn("throughput") && t.hasColumn("model"))
+        addThroughputRows(t, into);
+    else
+        throw InputError(t.fileName(), "line 1",
+                         "expected the header of an MLPerf results table (benchmark, minutes, "
+                         "accelerator, ...) or of a throughput table (model, gpu, gpu_count, "
+                         "batch_size, throughput, ...)");
+}
+
+std::optional<double> predictObservation(const Observation &o, const Calibration &calibration)
+{
+    const Prediction p = predict(o.platform, *o.workload, o.globalBatch, o.precision, calibration,
+                                 o.round);
+    if (o.kind == Observation::Kind::Throughput)
+        return p.throughput > 0 ? std::optional(p.throughput) : std::nullopt;
+    return p.timeToTrainMin;
+}
+
+} // namespace clab::perf

@@ -1,0 +1,205 @@
+#include "perf/platform.h"
+
+#include "catalog/catalog.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace clab::perf {
+
+namespace {
+
+// The same keys as platformOf(SystemSpec) uses, so that a calibration fitted on recorded results
+// applies to designs drawn on the canvas.
+std::string linkKeyOf(const fabric::SystemReport &s, const design::DesignIndex &index)
+{
+    if (s.gpus.size() < 2)
+        return "single";
+    std::map<fabric::RouteKind, int> kinds;
+    bool viaSwitch = false;
+    for (const auto &p : s.p2p) {
+        ++kinds[p.kind];
+        viaSwitch = viaSwitch || (p.kind == fabric::RouteKind::Nvlink && p.route.size() > 2);
+    }
+    if (kinds.size() == 1 && kinds.begin()->first == fabric::RouteKind::Nvlink)
+        return viaSwitch ? "nvswitch" : "nvlink-mesh";
+    if (kinds.count(fabric::RouteKind::Nvlink))
+        return "nvlink-bridge";
+    for (const auto &g : s.gpus) {
+        const design::Device *d = index.device(g);
+        if (d && !d->chassis.empty())
+            return "composable-pcie";
+    }
+    return "pcie";
+}
+
+} // namespace
+
+Platform platformOf(const design::Design &design, const fabric::Analysis &analysis,
+                    std::size_t systemIndex, const catalog::Catalog &catalog)
+{
+    Platform p;
+    const fabric::SystemReport &s = analysis.systems.at(systemIndex);
+    const design::DesignIndex index(design);
+    if (!s.gpus.empty()) {
+        const design::Device *d = index.device(s.gpus.front());
+        p.gpu = d ? catalog.gpu(d->model) : nullptr;
+        for (const auto &id : s.gpus) {
+            const design::Device *other = index.device(id);
+            if (other && d && other->model != d->model) {
+                p.notes.push_back("the system mixes GPU models; the model uses " + d->model
+                                  + " for all");
+                break;
+            }
+        }
+    }
+    p.gpusPerNode = std::max<int>(1, int(s.gpus.size()));
+    if (const design::Host *h = index.host(s.host)) {
+        if (const catalog::Host *spec = catalog.host(h->model))
+            p.hostCores = spec->sockets * spec->coresPerSocket;
+    }
+    p.ringGBps = s.ringGBps;
+    p.ringLatencyUs = s.ringLatencyUs;
+    p.h2dGBps = std::numeric_limits<double>::infinity();
+    for (const auto &h : s.h2d)
+        p.h2dGBps = std::min(p.h2dGBps, h.concurrentGBps);
+    if (s.h2d.empty())
+        p.h2dGBps = 0;
+    if (!s.storage.empty()) {
+        p.storageGBps = 0;
+        for (const auto &r : s.storage)
+            p.storageGBps += r.concurrentGBps;
+    }
+    for (const auto &n : analysis.network) {
+        if (n.from == s.name || n.to == s.name) {
+            p.networkGBps = std::max(p.networkGBps, n.GBps);
+            p.networkLatencyUs = n.latencyUs;
+        }
+    }
+    p.linkKey = linkKeyOf(s, index);
+    return p;
+}
+
+namespace {
+
+std::string defaultHost(int pcieGen)
+{
+    if (pcieGen >= 5)
+        return "xeon-platinum-8480plus-2s";
+    if (pcieGen == 4)
+        return "epyc-7742-2s";
+    return "xeon-gold-6248-2s";
+}
+
+std::string nvswitchFor(int gen)
+{
+    return gen >= 4 ? "hgx-h100-8gpu" : gen == 3 ? "hgx-a100-8gpu" : "hgx2-v100-16gpu";
+}
+
+} // namespace
+
+design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalog)
+{
+    design::Design d;
+    d.name = "node";
+    const catalog::Gpu *gpu = catalog.gpu(spec.gpu);
+    const int gen = spec.pcieGen > 0 ? spec.pcieGen : (gpu ? gpu->pcie.gen : 4);
+    const std::string hostModel = !spec.host.empty() && catalog.host(spec.host)
+                                      ? spec.host
+                                      : defaultHost(gen);
+    const catalog::Host *host = catalog.host(hostModel);
+    const int linkGen = std::min(gen, host ? host->pcieGen : gen);
+    const std::string x16 = "pcie" + std::to_string(linkGen) + "x16";
+    d.hosts.push_back({"host", hostModel, {}});
+    const int n = std::max(1, spec.gpusPerNode);
+    design::System sys{"node", "host", {}};
+    for (int i = 0; i < n; ++i) {
+        d.devices.push_back({"gpu" + std::to_string(i), spec.gpu, {}, {}, -1});
+        sys.devices.push_back("gpu" + std::to_string(i));
+    }
+    const int sockets = host ? host->sockets : 2;
+    if (spec.composable) {
+        // GPUs in external PCIe chassis, 16 (Gen4) or 12 (Gen5) a box, one x16 host cable per
+        // socket into each box: the shape of the composable submissions and the seed testbed.
+        const std::string model = linkGen >= 5 ? "h3-falcon-5012" : "h3-falcon-4016";
+        const catalog::Chassis *ch = catalog.chassis(model);
+        const int slots = ch ? ch->slots : 16;
+        const int boxes = (n + slots - 1) / slots;
+        for (int b = 0; b < boxes; ++b) {
+            const std::string id = "box" + std::to_string(b);
+            d.chassis.push_back({id, model, {}});
+            for (int s = 0; s < sockets && ch && s < ch->hostPorts; ++s)
+                d.links.push_back({"host/cpu" + std::to_string(s), id + "/up" + std::to_string(s), x16, 1});
+        }
+        for (int i = 0; i < n; ++i) {
+            d.devices[std::size_t(i)].chassis = "box" + std::to_string(i / slots);
+            d.devices[std::size_t(i)].slot = i % slots;
+        }
+    } else {
+        // Two GPUs behind each PCIe switch, switches spread over the sockets: the common layout
+        // of 4- and 8-GPU servers (DGX/HGX and most PCIe servers).
+        const int switches = (n + 1) / 2;
+        const std::string swModel = linkGen >= 5 ? "pex89144" : "pex88096";
+        for (int s = 0; s < switches; ++s) {
+            const std::string id = "plx" + std::to_string(s);
+            d.switches.push_back({id, swModel, {}});
+            d.links.push_back({"host/cpu" + std::to_string((s * sockets) / std::max(1, switches)),
+                               id, x16, 1});
+        }
+        for (int i = 0; i < n; ++i)
+            d.links.push_back({"plx" + std::to_string(i / 2), "gpu" + std::to_string(i), x16, 1});
+    }
+    const int nvGen = spec.nvlinkGen > 0 ? spec.nvlinkGen : (gpu ? gpu->nvlinkGen : 0);
+    const std::string nvKind = "nvlink" + std::to_string(nvGen);
+    const int links = gpu ? gpu->nvlinkLinks : 0;
+    if (n > 1 && nvGen > 0 && links > 0) {
+        switch (spec.intraNode) {
+        case IntraNode::NvSwitch:
+            d.switches.push_back({"nvswitch", nvswitchFor(nvGen), {}});
+            for (int i = 0; i < n; ++i)
+                d.links.push_back({"gpu" + std::to_string(i), "nvswitch", nvKind, links});
+            break;
+        case IntraNode::NvlinkMesh:
+            // DGX-1's hybrid cube mesh: NCCL's rings use two links between ring neighbours.
+            for (int i = 0; i < n; ++i)
+                d.links.push_back({"gpu" + std::to_string(i), "gpu" + std::to_string((i + 1) % n),
+                                   nvKind, std::max(1, links / 3)});
+            break;
+        case IntraNode::NvlinkBridge:
+            for (int i = 0; i + 1 < n; i += 2)
+                d.links.push_back({"gpu" + std::to_string(i), "gpu" + std::to_string(i + 1), nvKind, links});
+            break;
+        case IntraNode::Pcie:
+        case IntraNode::Unknown: break;
+        }
+    }
+    d.systems.push_back(std::move(sys));
+    return d;
+}
+
+Platform platformOf(const SystemSpec &spec, const catalog::Catalog &catalog)
+{
+    const design::Design d = nodeDesign(spec, catalog);
+    const fabric::Analysis a = fabric::analyze(d, catalog);
+    Platform p = platformOf(d, a, 0, catalog);
+    p.nodes = std::max(1, spec.nodes);
+    if (spec.hostCoresPerNode > 0)
+        p.hostCores = spec.hostCoresPerNode;
+    if (p.nodes > 1) {
+        const std::string link = spec.networkFamily == "ethernet" ? "eth-100g" : "ib-hdr";
+        const catalog::LinkKind *k = catalog.link(link);
+        const double fraction = k ? k->achievedFraction : 0.8;
+        // Line rate in Gb/s to GB/s, at the fraction real transfers reach.
+        p.networkGBps = spec.networkGbpsPerNode / 8.0 * fraction;
+        if (p.networkGBps <= 0) {
+            p.networkGBps = 25.0 * fraction * p.gpusPerNode; // one HDR port per GPU
+            p.notes.push_back("network not described: assumed one 200 Gb/s port per GPU");
+        }
+        p.networkLatencyUs = k ? 2 * k->latencyUs + 1.0 : 5.0;
+    }
+    p.notes.insert(p.notes.end(), spec.notes.begin(), spec.notes.end());
+    return p;
+}
+
+} // namespace clab::perf

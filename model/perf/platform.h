@@ -1,0 +1,46 @@
+#pragma once
+
+#include "design/design.h"
+#include "fabric/analysis.h"
+#include "perf/systemspec.h"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace clab::catalog {
+struct Gpu;
+}
+
+namespace clab::perf {
+
+// The hardware of a training run in the numbers the performance model uses. Every bandwidth
+// comes from the fabric analysis of a (real or synthesized) node design, so a shared chassis
+// uplink, a socket crossing or PCIe instead of NVLink changes the term it really affects.
+struct Platform
+{
+    const catalog::Gpu *gpu = nullptr;
+    int gpusPerNode = 1;
+    int nodes = 1;
+    int hostCores = 0;            // per node
+    double ringGBps = 0;          // per GPU, ring over the node's GPUs all sending at once
+    double ringLatencyUs = 0;
+    double h2dGBps = 0;           // per GPU with every GPU of the node reading at once
+    double storageGBps = std::numeric_limits<double>::infinity(); // per node; inf: page cache
+    double networkGBps = 0;       // per node, achieved, between nodes
+    double networkLatencyUs = 5;  // per message between nodes
+    std::string linkKey;          // intra-node link kind for calibration: "nvswitch3", "pcie4", ...
+    std::vector<std::string> notes;
+};
+
+// The platform of one composed system of an analysed design. With `nodes` > 1 the system is one
+// of that many identical nodes joined by the network the analysis found from it to the others.
+Platform platformOf(const design::Design &design, const fabric::Analysis &analysis,
+                    std::size_t systemIndex, const catalog::Catalog &catalog);
+
+// A node design built from a system description (an MLPerf row, a throughput table row): the
+// host, GPUs behind PCIe switches or a composable chassis, NVLink as described.
+design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalog);
+Platform platformOf(const SystemSpec &spec, const catalog::Catalog &catalog);
+
+} // namespace clab::perf

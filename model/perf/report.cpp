@@ -1,0 +1,154 @@
+#include "perf/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace clab::perf {
+
+namespace {
+
+double round4(double x)
+{
+    return std::round(x * 1e4) / 1e4;
+}
+
+std::string fixed(double x, int decimals)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+    return buf;
+}
+
+} // namespace
+
+OrderedJson predictionToJson(const std::string &system, const workload::Workload &w,
+                             const Prediction &p)
+{
+    OrderedJson j;
+    j["system"] = system;
+    j["benchmark"] = w.id;
+    j["global_batch"] = p.globalBatch;
+    j["step_time_s"] = round4(p.stepS * 1e3) / 1e3;
+    j["throughput_samples_per_s"] = std::round(p.throughput * 10) / 10;
+    j["time_to_train_min"] = p.timeToTrainMin ? OrderedJson(round4(*p.timeToTrainMin)) : OrderedJson();
+    j["breakdown_min"] = {{"compute", round4(p.breakdownMin.compute)},
+                          {"communication", round4(p.breakdownMin.communication)},
+                          {"input", round4(p.breakdownMin.input)},
+                          {"evaluation", round4(p.breakdownMin.evaluation)}};
+    j["memory"] = {{"fits", p.fits},
+                   {"required_GB", std::round(p.requiredGB * 10) / 10},
+                   {"available_GB", p.availableGB}};
+    j["step_s"] = {{"compute", p.computeS},
+                   {"communication", p.communicationS},
+                   {"exposed_communication", p.exposedCommS},
+                   {"input", p.inputS},
+                   {"input_stall", p.stallS}};
+    j["plan"] = {{"tensor", p.plan.tensor},
+                 {"pipeline", p.plan.pipeline},
+                 {"data", p.dataParallel},
+                 {"micro_batch", p.microBatch}};
+    j["samples_to_converge"] = p.samples ? OrderedJson(*p.samples) : OrderedJson();
+    j["steps"] = p.steps;
+    j["efficiency"] = round4(p.efficiency);
+    j["notes"] = p.notes;
+    return j;
+}
+
+std::string predictionToText(const std::string &system, const workload::Workload &w,
+                             const Prediction &p)
+{
+    std::ostringstream out;
+    out << w.name << " on " << system << ", global batch " << p.globalBatch << " ("
+        << fixed(p.localBatch, 1) << " per replica; tensor " << p.plan.tensor << " x pipeline "
+        << p.plan.pipeline << " x data " << p.dataParallel << ")\n";
+    out << "  step " << fixed(p.stepS * 1e3, 2) << " ms: compute " << fixed(p.computeS * 1e3, 2)
+        << " ms, communication " << fixed(p.communicationS * 1e3, 2) << " ms of which exposed "
+        << fixed(p.exposedCommS * 1e3, 2) << " ms, input " << fixed(p.inputS * 1e3, 2)
+        << " ms (stall " << fixed(p.stallS * 1e3, 2) << " ms)\n";
+    out << "  throughput " << fixed(p.throughput, 1) << " samples/s at " << fixed(p.efficiency * 100, 1)
+        << " % of peak math\n";
+    if (p.timeToTrainMin) {
+        out << "  time to train " << fixed(*p.timeToTrainMin, 2) << " min (" << fixed(p.steps, 0)
+            << " steps, " << fixed(*p.samples, 0) << " samples)\n";
+        out << "    compute " << fixed(p.breakdownMin.compute, 2) << ", communication "
+            << fixed(p.breakdownMin.communication, 2) << ", input "
+            << fixed(p.breakdownMin.input, 2) << ", evaluation "
+            << fixed(p.breakdownMin.evaluation, 2) << " min\n";
+    }
+    out << "  memory " << fixed(p.requiredGB, 1) << " of " << fixed(p.availableGB, 0) << " GB per GPU"
+        << (p.fits ? "" : ": DOES NOT FIT") << "\n";
+    for (const auto &n : p.notes)
+        out << "  note: " << n << "\n";
+    return out.str();
+}
+
+OrderedJson statsToJson(const std::map<std::string, ErrorStats> &stats)
+{
+    OrderedJson j = OrderedJson::object();
+    for (const auto &[name, s] : stats)
+        j[name] = {{"rows", s.rows},
+                   {"median_abs_error", round4(s.median)},
+                   {"p90_abs_error", round4(s.p90)}};
+    return j;
+}
+
+OrderedJson validationToJson(const ObservationSet &set, const std::vector<RowResult> &results)
+{
+    OrderedJson rows = OrderedJson::array();
+    for (const RowResult &r : results) {
+        const Observation &o = *r.row;
+        rows.push_back({{"round", o.round},
+                        {"submitter", o.submitter},
+                        {"system", o.system},
+                        {"benchmark", o.benchmark},
+                        {"measured_minutes", o.measured},
+                        {"predicted_minutes", r.predicted ? OrderedJson(round4(*r.predicted)) : OrderedJson()},
+                        {"skip_reason", r.predicted ? OrderedJson() : OrderedJson("no prediction")},
+                        {"where", o.where}});
+    }
+    std::map<std::string, int> reasons;
+    for (const Skipped &s : set.skipped) {
+        ++reasons[s.reason];
+        rows.push_back({{"round", s.row.round},
+                        {"submitter", s.row.submitter},
+                        {"system", s.row.system},
+                        {"benchmark", s.row.benchmark},
+                        {"measured_minutes", s.row.measured},
+                        {"predicted_minutes", nullptr},
+                        {"skip_reason", s.reason},
+                        {"where", s.where}});
+    }
+    OrderedJson j;
+    j["rows"] = std::move(rows);
+    j["summary"] = {{"errors", statsToJson(summarize(results))},
+                    {"predicted", results.size()},
+                    {"skipped", set.skipped.size()},
+                    {"skip_reasons", reasons}};
+    return j;
+}
+
+std::string validationToText(const ObservationSet &set, const std::vector<RowResult> &results)
+{
+    std::ostringstream out;
+    for (const RowResult &r : results) {
+        const Observation &o = *r.row;
+        out << o.round << "  " << o.submitter << "  " << o.system << "  " << o.benchmark
+            << ": measured " << fixed(o.measured, 2) << " min, predicted "
+            << (r.predicted ? fixed(*r.predicted, 2) : std::string("-")) << "\n";
+    }
+    out << "\nAbsolute error by benchmark (median, 90th percentile):\n";
+    for (const auto &[name, s] : summarize(results))
+        out << "  " << name << ": " << s.rows << " rows, median " << fixed(s.median * 100, 1)
+            << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
+    std::map<std::string, int> reasons;
+    for (const Skipped &s : set.skipped)
+        ++reasons[s.reason];
+    out << "Skipped " << set.skipped.size() << " rows:\n";
+    for (const auto &[reason, n] : reasons)
+        out << "  " << n << "  " << reason << "\n";
+    return out.str();
+}
+
+} // namespace clab::perf

@@ -1,0 +1,174 @@
+// Reading of resources/workloads/*.json (format: resources/workloads/README.md) and the
+// convergence-table lookup used to turn throughput into time-to-train.
+#include "workload/workload.h"
+
+#include "util/embedded.h"
+#include "util/inputerror.h"
+#include "util/jsonreader.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace clab::workload {
+
+namespace {
+
+const char *const kPrecisions[] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+double nonNegative(ObjectReader &r, const char *key)
+{
+    const double d = r.number(key);
+    if (d < 0)
+        r.fail(key, "expected a number of zero or more, found " + Json(d).dump());
+    return d;
+}
+
+std::vector<ConvergencePoint> readConvergence(ObjectReader &r)
+{
+    std::vector<ConvergencePoint> points;
+    const Json *table = r.optionalArray("convergence");
+    if (!table)
+        return points;
+    const std::string tablePointer = r.pointer("convergence");
+    for (std::size_t i = 0; i < table->size(); ++i) {
+        ObjectReader p((*table)[i], childPointer(tablePointer, i), r.file());
+        ConvergencePoint c;
+        c.globalBatch = p.integer("globalBatch", 1);
+        c.samples = p.positive("samples");
+        c.source = p.string("source");
+        p.finish();
+        // Sorted and unique, so the interpolation can bracket a batch without surprises.
+        if (!points.empty() && c.globalBatch <= points.back().globalBatch)
+            p.fail("globalBatch", "expected batch sizes in increasing order without repeats ("
+                                      + std::to_string(c.globalBatch) + " follows "
+                                      + std::to_string(points.back().globalBatch) + ")");
+        points.push_back(std::move(c));
+    }
+    return points;
+}
+
+Workload readWorkload(ObjectReader &r)
+{
+    Workload w;
+    w.id = r.string("id");
+    if (w.id.empty() || w.id.find('/') != std::string::npos)
+        r.fail("id", "expected a non-empty id without '/'");
+    w.name = r.string("name");
+    w.aliases = r.strings("aliases");
+    w.source = r.string("source");
+    if (w.source.empty())
+        r.fail("source", "every workload figure needs a source");
+    w.parameters = r.positive("parameters");
+    w.allreduceParameters = r.has("allreduceParameters") ? r.positive("allreduceParameters")
+                                                         : w.parameters;
+    if (w.allreduceParameters > w.parameters)
+        r.fail("allreduceParameters", "expected at most \"parameters\"");
+    w.alltoallBytesPerSample = r.has("alltoallBytesPerSample")
+                                   ? nonNegative(r, "alltoallBytesPerSample")
+                                   : 0;
+    w.trainFlopsPerSample = r.positive("trainFlopsPerSample");
+    w.activationBytesPerSample = r.positive("activationBytesPerSample");
+    w.inputBytesPerSample = r.positive("inputBytesPerSample");
+    w.decodeCoreSecondsPerSample = r.positive("decodeCoreSecondsPerSample");
+    w.datasetSamples = r.positive("datasetSamples");
+    w.evalSamples = r.positive("evalSamples");
+    w.evalFlopsPerSample = r.positive("evalFlopsPerSample");
+    w.evalEverySamples = nonNegative(r, "evalEverySamples");
+    w.defaultPrecision = r.string("defaultPrecision");
+    if (std::find(std::begin(kPrecisions), std::end(kPrecisions), w.defaultPrecision)
+        == std::end(kPrecisions))
+        r.fail("defaultPrecision", "expected fp32, tf32, fp16, bf16 or fp8; found \""
+                                       + w.defaultPrecision + "\"");
+    w.qualityTarget = r.string("qualityTarget");
+    w.convergence = readConvergence(r);
+    return w;
+}
+
+} // namespace
+
+const Library &Library::builtin()
+{
+    // Built once on first use; the embedded files are part of the program, so an error here is
+    // a build defect and is allowed to propagate.
+    static const Library library = [] {
+        Library l;
+        constexpr std::string_view prefix = "resources/workloads/";
+        for (const EmbeddedFile &f : embeddedFiles()) {
+            if (f.path.substr(0, prefix.size()) == prefix && f.path.ends_with(".json"))
+                l.addFile(f.text, std::string(f.path));
+        }
+        return l;
+    }();
+    return library;
+}
+
+void Library::addFile(std::string_view text, const std::string &fileName)
+{
+    const Json root = parseJson(text, fileName);
+    ObjectReader top(root, "", fileName);
+    const Json &list = top.array("workloads");
+    const std::string listPointer = top.pointer("workloads");
+    top.finish();
+
+    // Read the whole file before touching m_workloads, so a bad file adds nothing.
+    std::map<std::string, Workload, std::less<>> added;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        ObjectReader r(list[i], childPointer(listPointer, i), fileName);
+        Workload w = readWorkload(r);
+        r.finish();
+        if (m_workloads.count(w.id) || added.count(w.id))
+            r.fail("id", "duplicate workload id \"" + w.id + "\"");
+        added.emplace(w.id, std::move(w));
+    }
+    m_workloads.merge(added);
+}
+
+const Workload *Library::find(std::string_view idOrAlias) const
+{
+    if (const auto it = m_workloads.find(idOrAlias); it != m_workloads.end())
+        return &it->second;
+    const std::string wanted = lower(idOrAlias);
+    for (const auto &[id, w] : m_workloads) {
+        if (lower(id) == wanted)
+            return &w;
+        for (const std::string &alias : w.aliases) {
+            if (lower(alias) == wanted)
+                return &w;
+        }
+    }
+    return nullptr;
+}
+
+std::optional<double> samplesToConverge(const Workload &w, int globalBatch)
+{
+    const auto &table = w.convergence;
+    if (table.empty())
+        return std::nullopt;
+    if (globalBatch <= table.front().globalBatch)
+        return table.front().samples;
+    const ConvergencePoint &last = table.back();
+    if (globalBatch >= last.globalBatch) {
+        // No reference ran this large: assume at least as many steps as the largest reference,
+        // i.e. samples grow with the batch. Optimistic extrapolation would reward ever larger
+        // batches that nobody has shown to converge.
+        return last.samples * static_cast<double>(globalBatch) / last.globalBatch;
+    }
+    const auto upper = std::upper_bound(
+        table.begin(), table.end(), globalBatch,
+        [](int batch, const ConvergencePoint &p) { return batch < p.globalBatch; });
+    const ConvergencePoint &hi = *upper;
+    const ConvergencePoint &lo = *(upper - 1);
+    const double t = static_cast<double>(globalBatch - lo.globalBatch)
+                     / (hi.globalBatch - lo.globalBatch);
+    return lo.samples + t * (hi.samples - lo.samples);
+}
+
+} // namespace clab::workload

@@ -1,0 +1,400 @@
+// Workload library: the built-in figures, the strict reader and the convergence lookup.
+#include "util/inputerror.h"
+#include "util/jsonreader.h"
+#include "workload/workload.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cstdio>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace clab;
+using namespace clab::workload;
+
+namespace {
+
+// One valid workload; the bad-file rows each break one thing in a copy of it.
+Json validWorkload()
+{
+    return Json{{"id", "toy"},
+                {"name", "Toy"},
+                {"aliases", {"TOY-1"}},
+                {"source", "made up for the test"},
+                {"parameters", 1e6},
+                {"trainFlopsPerSample", 6e6},
+                {"activationBytesPerSample", 1e5},
+                {"inputBytesPerSample", 1e4},
+                {"decodeCoreSecondsPerSample", 1e-3},
+                {"datasetSamples", 1000},
+                {"evalSamples", 100},
+                {"evalFlopsPerSample", 2e6},
+                {"evalEverySamples", 1000},
+                {"defaultPrecision", "fp16"},
+                {"qualityTarget", "90%"},
+                {"convergence",
+                 {{{"globalBatch", 100}, {"samples", 1000}, {"source", "a"}},
+                  {{"globalBatch", 200}, {"samples", 1200}, {"source", "b"}},
+                  {{"globalBatch", 400}, {"samples", 2000}, {"source", "c"}}}}};
+}
+
+std::string fileText(const Json &workload)
+{
+    return Json{{"workloads", Json::array({workload})}}.dump();
+}
+
+Workload toyTable()
+{
+    Library l;
+    l.addFile(fileText(validWorkload()), "toy.json");
+    return *l.find("toy");
+}
+
+double olympicMean(std::vector<double> v, int drop)
+{
+    std::sort(v.begin(), v.end());
+    double sum = 0;
+    for (std::size_t i = drop; i + drop < v.size(); ++i)
+        sum += v[i];
+    return sum / static_cast<double>(v.size() - 2 * drop);
+}
+
+} // namespace
+
+class TestWorkload : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void builtinLoadsAll();
+    void resnetHandWorked();
+    void bertHandWorked();
+    void transformerFlopsRule_data();
+    void transformerFlopsRule();
+    void findByIdAndAlias_data();
+    void findByIdAndAlias();
+    void interpolation_data();
+    void interpolation();
+    void noTable();
+    void neverFewerThanTheTable();
+    void badFiles_data();
+    void badFiles();
+    void badFileAddsNothing();
+    void resnetTableMatchesRcps();
+};
+
+void TestWorkload::builtinLoadsAll()
+{
+    const auto &all = Library::builtin().all();
+    const std::vector<std::string> expected = {
+        "bert_large", "dlrm", "dlrm_dcnv2", "gpt3", "maskrcnn", "mobilenet_v2", "resnet50",
+        "retinanet", "rnnt", "ssd_resnet34", "transformer", "unet3d", "yolov5s"};
+    std::vector<std::string> ids;
+    for (const auto &[id, w] : all)
+        ids.push_back(id);
+    QCOMPARE(ids.size(), expected.size());
+    QVERIFY(ids == expected);
+    for (const auto &[id, w] : all) {
+        QVERIFY2(!w.source.empty(), id.c_str());
+        // Eval is one forward pass, training forward + backward, so training costs more per
+        // sample; except where an eval sample is bigger: 3D U-Net evaluates whole volumes by
+        // sliding window, Transformer decodes with beam search.
+        if (id != "unet3d" && id != "transformer")
+            QVERIFY2(w.trainFlopsPerSample > w.evalFlopsPerSample, id.c_str());
+    }
+}
+
+void TestWorkload::resnetHandWorked()
+{
+    const Workload *w = Library::builtin().find("resnet50");
+    QVERIFY(w);
+    // He et al. 2016: 25.6 M parameters; 4.1 G multiply-adds forward at 224x224.
+    QVERIFY(std::abs(w->parameters - 25.6e6) / 25.6e6 < 0.01);
+    const double handWorked = 3 * 2 * 4.1e9; // 24.6 GFLOP
+    QVERIFY2(std::abs(w->trainFlopsPerSample - handWorked) / handWorked < 0.10,
+             std::to_string(w->trainFlopsPerSample).c_str());
+    QCOMPARE(w->datasetSamples, 1281167.0);
+    QCOMPARE(w->evalEverySamples, 4 * 1281167.0); // MLPerf: every 4 epochs
+}
+
+void TestWorkload::bertHandWorked()
+{
+    const Workload *w = Library::builtin().find("bert");
+    QVERIFY(w);
+    QCOMPARE(w->id, std::string("bert_large"));
+    QVERIFY(std::abs(w->parameters - 340e6) / 340e6 < 0.05);
+    // 6 x 340 M x 512 tokens = 1.044 TFLOP per phase-2 sequence.
+    QVERIFY(std::abs(w->trainFlopsPerSample - 1.04448e12) / 1.04448e12 < 0.01);
+    // FLOOR(0.05 * (230.23 * 448 + 3,000,000), 25,000) = 150,000.
+    QCOMPARE(w->evalEverySamples,
+             std::floor(0.05 * (230.23 * 448 + 3e6) / 25000) * 25000);
+}
+
+void TestWorkload::transformerFlopsRule_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<double>("tokens");
+    QTest::newRow("bert") << QStringLiteral("bert_large") << 512.0;
+    QTest::newRow("gpt3") << QStringLiteral("gpt3") << 2048.0;
+}
+
+void TestWorkload::transformerFlopsRule()
+{
+    QFETCH(QString, id);
+    QFETCH(double, tokens);
+    const Workload *w = Library::builtin().find(id.toStdString());
+    QVERIFY(w);
+    const double rule = 6 * w->parameters * tokens;
+    QVERIFY(std::abs(w->trainFlopsPerSample - rule) / rule < 1e-6);
+    QVERIFY(std::abs(w->evalFlopsPerSample - rule / 3) / (rule / 3) < 1e-6);
+}
+
+void TestWorkload::findByIdAndAlias_data()
+{
+    QTest::addColumn<QString>("query");
+    QTest::addColumn<QString>("id");
+    QTest::newRow("id") << QStringLiteral("gpt3") << QStringLiteral("gpt3");
+    QTest::newRow("alias") << QStringLiteral("resnet") << QStringLiteral("resnet50");
+    QTest::newRow("alias upper case") << QStringLiteral("RESNET") << QStringLiteral("resnet50");
+    QTest::newRow("id other case") << QStringLiteral("ResNet50") << QStringLiteral("resnet50");
+    QTest::newRow("ssd is retinanet") << QStringLiteral("ssd") << QStringLiteral("retinanet");
+    QTest::newRow("ssd_v1") << QStringLiteral("SSD_v1") << QStringLiteral("ssd_resnet34");
+    QTest::newRow("mask") << QStringLiteral("Mask") << QStringLiteral("maskrcnn");
+    QTest::newRow("yolov5") << QStringLiteral("yolov5") << QStringLiteral("yolov5s");
+    QTest::newRow("unknown") << QStringLiteral("resnet5") << QString();
+    QTest::newRow("empty") << QString() << QString();
+}
+
+void TestWorkload::findByIdAndAlias()
+{
+    QFETCH(QString, query);
+    QFETCH(QString, id);
+    const Workload *w = Library::builtin().find(query.toStdString());
+    if (id.isEmpty()) {
+        QVERIFY(!w);
+    } else {
+        QVERIFY(w);
+        QCOMPARE(QString::fromStdString(w->id), id);
+    }
+}
+
+void TestWorkload::interpolation_data()
+{
+    // Table: 100 -> 1000, 200 -> 1200, 400 -> 2000 samples.
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<double>("samples");
+    QTest::newRow("below: smallest point") << 10 << 1000.0;
+    QTest::newRow("at smallest") << 100 << 1000.0;
+    QTest::newRow("between 100 and 200") << 150 << 1100.0;   // 1000 + 0.5 * 200
+    QTest::newRow("at middle") << 200 << 1200.0;
+    QTest::newRow("between 200 and 400") << 300 << 1600.0;   // 1200 + 0.5 * 800
+    QTest::newRow("quarter of the way") << 250 << 1400.0;    // 1200 + 0.25 * 800
+    QTest::newRow("at largest") << 400 << 2000.0;
+    QTest::newRow("above: proportional") << 800 << 4000.0;   // 2000 * 800 / 400
+    QTest::newRow("above, odd batch") << 500 << 2500.0;
+}
+
+void TestWorkload::interpolation()
+{
+    QFETCH(int, batch);
+    QFETCH(double, samples);
+    const auto got = samplesToConverge(toyTable(), batch);
+    QVERIFY(got);
+    QCOMPARE(*got, samples);
+}
+
+void TestWorkload::noTable()
+{
+    for (const char *id : {"mobilenet_v2", "yolov5s", "transformer"}) {
+        const Workload *w = Library::builtin().find(id);
+        QVERIFY(w);
+        QVERIFY2(w->convergence.empty(), id);
+        QVERIFY2(!samplesToConverge(*w, 256), id);
+    }
+}
+
+void TestWorkload::neverFewerThanTheTable()
+{
+    int withTable = 0;
+    for (const auto &[id, w] : Library::builtin().all()) {
+        if (w.convergence.empty())
+            continue;
+        ++withTable;
+        const auto &t = w.convergence;
+        for (const ConvergencePoint &p : t)
+            QCOMPARE(*samplesToConverge(w, p.globalBatch), p.samples);
+        const int top = t.back().globalBatch;
+        for (int b = 1; b <= 4 * top; b += std::max(1, top / 997)) {
+            const double s = *samplesToConverge(w, b);
+            const std::string where = id + " at batch " + std::to_string(b);
+            if (b <= t.front().globalBatch) {
+                QVERIFY2(s == t.front().samples, where.c_str());
+            } else if (b >= top) {
+                // Above the table: at least the largest reference, growing with the batch.
+                QVERIFY2(s >= t.back().samples, where.c_str());
+                QVERIFY2(std::abs(s - t.back().samples * b / top) <= 1e-9 * s, where.c_str());
+            } else {
+                // Between two references: never below the smaller of the two.
+                const auto hi = std::upper_bound(t.begin(), t.end(), b,
+                                                 [](int x, const ConvergencePoint &p) {
+                                                     return x < p.globalBatch;
+                                                 });
+                const auto lo = hi - 1;
+                QVERIFY2(s >= std::min(lo->samples, hi->samples) - 1e-6, where.c_str());
+                QVERIFY2(s <= std::max(lo->samples, hi->samples) + 1e-6, where.c_str());
+            }
+        }
+    }
+    QCOMPARE(withTable, 10);
+}
+
+void TestWorkload::badFiles_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("place");
+    QTest::addColumn<QString>("message");
+
+    auto row = [](const char *name, const std::string &text, const char *place,
+                  const char *message) {
+        QTest::newRow(name) << QByteArray::fromStdString(text) << QString::fromUtf8(place)
+                            << QString::fromUtf8(message);
+    };
+    Json w = validWorkload();
+    w.erase("parameters");
+    row("missing key", fileText(w), "at /workloads/0", "missing required key \"parameters\"");
+
+    w = validWorkload();
+    w["parameters"] = "lots";
+    row("wrong type", fileText(w), "at /workloads/0/parameters", "expected a number");
+
+    w = validWorkload();
+    w["convergence"][1]["samples"] = -5;
+    row("negative samples", fileText(w), "at /workloads/0/convergence/1/samples",
+        "greater than zero");
+
+    w = validWorkload();
+    w["evalEverySamples"] = -1;
+    row("negative eval interval", fileText(w), "at /workloads/0/evalEverySamples", "zero or more");
+
+    w = validWorkload();
+    w["colour"] = "blue";
+    row("unknown key", fileText(w), "at /workloads/0/colour", "unknown key \"colour\"");
+
+    w = validWorkload();
+    w["convergence"][0]["epochs"] = 3;
+    row("unknown key in a point", fileText(w), "at /workloads/0/convergence/0/epochs",
+        "unknown key");
+
+    w = validWorkload();
+    w["convergence"][2]["globalBatch"] = 150;
+    row("unsorted table", fileText(w), "at /workloads/0/convergence/2/globalBatch",
+        "increasing order");
+
+    w = validWorkload();
+    w["convergence"][0]["globalBatch"] = 12.5;
+    row("fractional batch", fileText(w), "at /workloads/0/convergence/0/globalBatch",
+        "expected an integer");
+
+    w = validWorkload();
+    w["defaultPrecision"] = "int3";
+    row("unknown precision", fileText(w), "at /workloads/0/defaultPrecision", "expected fp32");
+
+    w = validWorkload();
+    w["aliases"] = Json::array({"ok", 7});
+    row("alias not a string", fileText(w), "at /workloads/0/aliases/1", "expected a string");
+
+    row("unknown top-level key",
+        Json{{"workloads", Json::array({validWorkload()})}, {"extra", 1}}.dump(), "at /extra",
+        "unknown key \"extra\"");
+
+    row("duplicate id", Json{{"workloads", Json::array({validWorkload(), validWorkload()})}}.dump(),
+        "at /workloads/1/id", "duplicate workload id");
+
+    row("not JSON", "{\"workloads\": [", "line 1", "not valid JSON");
+}
+
+void TestWorkload::badFiles()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, place);
+    QFETCH(QString, message);
+    Library l;
+    try {
+        l.addFile(text.toStdString(), "bad.json");
+        QFAIL("expected an InputError");
+    } catch (const InputError &e) {
+        QCOMPARE(QString::fromStdString(e.file()), QStringLiteral("bad.json"));
+        QVERIFY2(QString::fromStdString(e.place()).startsWith(place), e.what());
+        QVERIFY2(QString::fromStdString(e.message()).contains(message), e.what());
+        QVERIFY(QString::fromUtf8(e.what()).startsWith(QStringLiteral("bad.json: ")));
+    }
+}
+
+void TestWorkload::badFileAddsNothing()
+{
+    Library l;
+    l.addFile(fileText(validWorkload()), "good.json");
+    Json second = validWorkload();
+    second["id"] = "second";
+    Json broken = validWorkload();
+    broken["id"] = "broken";
+    broken["parameters"] = 0;
+    const std::string text = Json{{"workloads", Json::array({second, broken})}}.dump();
+    QVERIFY_THROWS_EXCEPTION(InputError, l.addFile(text, "half.json"));
+    QCOMPARE(l.all().size(), std::size_t(1));
+    QVERIFY(!l.find("second"));
+    // The same id again, from another file, is refused too.
+    QVERIFY_THROWS_EXCEPTION(InputError, l.addFile(fileText(validWorkload()), "again.json"));
+    QVERIFY(l.find("toy-1")); // alias, any case
+}
+
+void TestWorkload::resnetTableMatchesRcps()
+{
+    namespace fs = std::filesystem;
+    const fs::path rcps = fs::path(CLAB_SHARED_DIR) / "reference" / "mlperf_rcps";
+    if (!fs::is_directory(rcps))
+        QSKIP("no ../shared/reference/mlperf_rcps here");
+    // The newest round with a ResNet file, as scripts/rcp_to_convergence.py picks it.
+    auto round = [](const fs::path &dir) { // "training_3.1.0" -> (3, 1)
+        int major = -1, minor = -1;
+        std::sscanf(dir.filename().string().c_str(), "training_%d.%d", &major, &minor);
+        return std::pair(major, minor);
+    };
+    fs::path newest;
+    for (const auto &entry : fs::directory_iterator(rcps)) {
+        const fs::path f = entry.path() / "rcps_resnet.json";
+        if (fs::exists(f)
+            && (newest.empty() || round(entry.path()) > round(newest.parent_path())))
+            newest = f;
+    }
+    QVERIFY(!newest.empty());
+    std::ifstream in(newest);
+    std::stringstream text;
+    text << in.rdbuf();
+    const Json records = parseJson(text.str(), newest.string());
+
+    const Workload *w = Library::builtin().find("resnet");
+    QVERIFY(w);
+    QCOMPARE(w->convergence.size(), records.size());
+    for (const auto &[name, rec] : records.items()) {
+        const int batch = rec.at("BS").get<int>();
+        const auto epochs = rec.at("Epochs to converge").get<std::vector<double>>();
+        // rcp_checker's olympic mean (drop fastest and slowest), times ImageNet's images.
+        const double expected = olympicMean(epochs, 1) * 1281167;
+        const auto p = std::find_if(w->convergence.begin(), w->convergence.end(),
+                                    [&](const ConvergencePoint &c) {
+                                        return c.globalBatch == batch;
+                                    });
+        QVERIFY2(p != w->convergence.end(), name.c_str());
+        QVERIFY2(std::abs(p->samples - expected) <= 0.5, name.c_str());
+        QVERIFY2(p->source.find(name) != std::string::npos, p->source.c_str());
+        QVERIFY2(p->source.find(newest.parent_path().filename().string()) != std::string::npos,
+                 p->source.c_str());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestWorkload)
+#include "tst_workload.moc"
