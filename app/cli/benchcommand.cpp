@@ -6,10 +6,15 @@
 #include "catalog/catalog.h"
 #include "design/examples.h"
 #include "fabric/analysis.h"
+#include "perf/fit.h"
+#include "util/csv.h"
+#include "util/fileio.h"
 #include "util/jsonreader.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <functional>
 #include <ostream>
@@ -23,8 +28,25 @@ struct Benchmark
 {
     const char *name;
     const char *goal; // what the issue asks for, shown beside the median
-    std::function<std::function<void()>()> setup; // returns the timed body
+    std::function<std::function<void()>()> setup; // returns the timed body, or nothing to skip
 };
+
+// The shared reference folder beside the checkout (or $COMPOSELAB_SHARED), when it is there.
+std::string referenceFile(const char *name)
+{
+    std::vector<std::filesystem::path> roots;
+    if (const char *env = std::getenv("COMPOSELAB_SHARED"))
+        roots.emplace_back(env);
+    roots.emplace_back(COMPOSELAB_SOURCE_DIR "/../shared");
+    roots.emplace_back("../shared");
+    for (const auto &root : roots) {
+        const auto path = root / "reference" / name;
+        std::error_code ec;
+        if (std::filesystem::exists(path, ec))
+            return path.string();
+    }
+    return {};
+}
 
 std::vector<Benchmark> benchmarks()
 {
@@ -45,6 +67,37 @@ std::vector<Benchmark> benchmarks()
                  (void)n;
              });
          }},
+        {"predict", "<= 50 us",
+         [] {
+             // What the canvas does after an edit, once the fabric analysis has run: turn the
+             // system into a platform and predict one benchmark.
+             auto design = std::make_shared<design::Design>(design::seedTestbed());
+             auto analysis = std::make_shared<fabric::Analysis>(
+                 fabric::analyze(*design, catalog::Catalog::builtin()));
+             const workload::Workload *w = workload::Library::builtin().find("resnet50");
+             return std::function<void()>([design, analysis, w] {
+                 const perf::Platform p = perf::platformOf(*design, *analysis, 0,
+                                                           catalog::Catalog::builtin());
+                 volatile double t = perf::predict(p, *w, 1632, perf::Precision::Fp16,
+                                                   perf::Calibration::builtin())
+                                         .stepS;
+                 (void)t;
+             });
+         }},
+        {"validate_calibration", "<= 2 s",
+         [] {
+             const std::string path = referenceFile("mlperf_training_calibration.csv");
+             if (path.empty())
+                 return std::function<void()>();
+             auto text = std::make_shared<std::string>(readTextFile(path));
+             return std::function<void()>([text, path] {
+                 perf::ObservationSet set;
+                 perf::addMlperfRows(CsvTable::parse(*text, path), set);
+                 volatile double sum = 0;
+                 for (const auto &r : set.rows)
+                     sum = sum + perf::predictObservation(r, perf::Calibration::builtin()).value_or(0);
+             });
+         }},
     };
 }
 
@@ -60,6 +113,8 @@ Result measure(const Benchmark &b)
 {
     using Clock = std::chrono::steady_clock;
     const std::function<void()> body = b.setup();
+    if (!body)
+        return {b.name, b.goal, 0, 0};
     body(); // warm-up: first-touch allocations and caches
     std::vector<double> samples;
     const auto start = Clock::now();
@@ -96,11 +151,16 @@ int benchCommand(const BenchOptions &options, std::ostream &out, std::ostream &e
         if (!options.filter.empty() && std::string(b.name).find(options.filter) == std::string::npos)
             continue;
         results.push_back(measure(b));
+        if (results.back().runs == 0) {
+            err << b.name << ": skipped (../shared/reference is not here; set COMPOSELAB_SHARED)\n";
+            results.pop_back();
+            continue;
+        }
         if (!options.json)
             out << results.back().name << ": median " << human(results.back().median) << " over "
                 << results.back().runs << " runs (goal " << results.back().goal << ")\n";
     }
-    if (results.empty()) {
+    if (results.empty() && !options.filter.empty()) {
         err << "composelab bench: no benchmark matches \"" << options.filter << "\"\n";
         return 2;
     }

@@ -21,6 +21,13 @@ std::string fixed(double x, int decimals)
     return buf;
 }
 
+std::string noPredictionReason(const Observation &o)
+{
+    if (o.workload && o.workload->convergence.empty())
+        return "no convergence table for " + o.workload->id + " (MLPerf has no reference points for it)";
+    return "the model gave no prediction";
+}
+
 } // namespace
 
 OrderedJson predictionToJson(const std::string &system, const workload::Workload &w,
@@ -30,7 +37,7 @@ OrderedJson predictionToJson(const std::string &system, const workload::Workload
     j["system"] = system;
     j["benchmark"] = w.id;
     j["global_batch"] = p.globalBatch;
-    j["step_time_s"] = round4(p.stepS * 1e3) / 1e3;
+    j["step_time_s"] = std::round(p.stepS * 1e6) / 1e6;
     j["throughput_samples_per_s"] = std::round(p.throughput * 10) / 10;
     j["time_to_train_min"] = p.timeToTrainMin ? OrderedJson(round4(*p.timeToTrainMin)) : OrderedJson();
     j["breakdown_min"] = {{"compute", round4(p.breakdownMin.compute)},
@@ -105,7 +112,7 @@ OrderedJson validationToJson(const ObservationSet &set, const std::vector<RowRes
                         {"benchmark", o.benchmark},
                         {"measured_minutes", o.measured},
                         {"predicted_minutes", r.predicted ? OrderedJson(round4(*r.predicted)) : OrderedJson()},
-                        {"skip_reason", r.predicted ? OrderedJson() : OrderedJson("no prediction")},
+                        {"skip_reason", r.predicted ? OrderedJson() : OrderedJson(noPredictionReason(o))},
                         {"where", o.where}});
     }
     std::map<std::string, int> reasons;
@@ -122,9 +129,16 @@ OrderedJson validationToJson(const ObservationSet &set, const std::vector<RowRes
     }
     OrderedJson j;
     j["rows"] = std::move(rows);
+    std::size_t predicted = 0;
+    for (const RowResult &r : results) {
+        if (r.predicted)
+            ++predicted;
+        else
+            ++reasons[noPredictionReason(*r.row)];
+    }
     j["summary"] = {{"errors", statsToJson(summarize(results))},
-                    {"predicted", results.size()},
-                    {"skipped", set.skipped.size()},
+                    {"predicted", predicted},
+                    {"skipped", set.skipped.size() + results.size() - predicted},
                     {"skip_reasons", reasons}};
     return j;
 }
