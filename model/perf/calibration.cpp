@@ -1,5 +1,6 @@
 #include "perf/calibration.h"
 
+#include "catalog/catalog.h"
 #include "util/embedded.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
@@ -176,9 +177,14 @@ double Calibration::benchRound(std::string_view bench, std::string_view r) const
     return roundLookup(benchRoundFactor, std::string(bench) + "/", r);
 }
 
-double Calibration::gpu(std::string_view id) const
+std::string gpuKey(const catalog::Gpu &gpu)
 {
-    return lookup(gpuFactor, id, 1);
+    return gpu.arch + " " + gpu.formFactor;
+}
+
+double Calibration::gpu(const catalog::Gpu &g) const
+{
+    return lookup(gpuFactor, gpuKey(g), 1);
 }
 
 } // namespace clab::perf

@@ -5,7 +5,14 @@
 #include <string_view>
 #include <vector>
 
+namespace clab::catalog {
+struct Gpu;
+}
+
 namespace clab::perf {
+
+// The key of a GPU's form-factor factor: "Ampere SXM4", "Hopper PCIe".
+std::string gpuKey(const catalog::Gpu &gpu);
 
 // The fitted efficiency factors of the performance model. Each belongs to a benchmark, a GPU
 // architecture, an intra-node link kind or a software year (MLPerf round) — never to a system or
@@ -17,7 +24,7 @@ struct Calibration
     std::map<std::string, double, std::less<>> benchOverheadMs; // workload id -> fixed ms per step
     std::map<std::string, double, std::less<>> archFactor;      // "Ampere" -> multiplies efficiency
     std::map<std::string, double, std::less<>> benchArchFactor; // "bert_large/Hopper" -> multiplies efficiency
-    std::map<std::string, double, std::less<>> gpuFactor;       // "A100-PCIe-40GB" -> clocks, power limit
+    std::map<std::string, double, std::less<>> gpuFactor;       // "Ampere PCIe" -> clocks, power limit
     std::map<std::string, double, std::less<>> benchRoundFactor; // "bert_large/3.0" -> that benchmark's software that year
     std::map<std::string, double, std::less<>> roundFactor;     // "4.0", "dle" -> multiplies efficiency
     std::map<std::string, double, std::less<>> linkFactor;      // "nvswitch" -> multiplies ring bandwidth
@@ -36,7 +43,7 @@ struct Calibration
     double overheadS(std::string_view bench) const;
     double arch(std::string_view a) const;
     double benchArch(std::string_view bench, std::string_view arch) const;
-    double gpu(std::string_view id) const;
+    double gpu(const catalog::Gpu &gpu) const;
     double benchRound(std::string_view bench, std::string_view round) const;
     double round(std::string_view r) const;
     double link(std::string_view l) const;

@@ -49,9 +49,10 @@ constexpr double kRidgeShared = 2.0;
 // generations favour some layer shapes): held a little harder, so that it needs a pattern
 // across several rows.
 constexpr double kRidgeInteraction = 1.0;
-// A GPU model differs from its architecture by clocks and power limits (a 250 W A100 PCIe is
-// not a 400 W A100 SXM): let the data say how much.
-constexpr double kRidgeGpu = 0.5;
+// A GPU's form factor sets its power limit and so its sustained clocks (a 250 W A100 PCIe is
+// not a 400 W A100 SXM, though the datasheet peaks agree). Keyed by architecture and form
+// factor, not by memory size: the 40 and 80 GB parts of one chip share a factor.
+constexpr double kRidgeGpu = 1.0;
 
 // Solves A x = b for a small dense symmetric positive-definite A (Gaussian elimination with
 // partial pivoting; A is at most a few dozen parameters wide).
@@ -121,7 +122,7 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows)
         deps.push_back(param(Table::Arch, o.platform.gpu->arch, kRidgeShared, 1.0));
         deps.push_back(param(Table::BenchArch, o.workload->id + "/" + o.platform.gpu->arch,
                              kRidgeInteraction, 1.0));
-        deps.push_back(param(Table::Gpu, o.platform.gpu->id, kRidgeGpu, 1.0));
+        deps.push_back(param(Table::Gpu, gpuKey(*o.platform.gpu), kRidgeGpu, 1.0));
         deps.push_back(param(Table::Round, o.round, kRidgeShared, 1.0));
         deps.push_back(param(Table::BenchRound, o.workload->id + "/" + o.round, kRidgeInteraction, 1.0));
         if (o.platform.gpusPerNode > 1)

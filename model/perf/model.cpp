@@ -134,7 +134,9 @@ Plan choosePlan(const Platform &platform, const workload::Workload &w, int globa
                 return plan;
         }
     }
-    return Plan{};
+    // Nothing fits: the split that needs the least memory, so the report shows how far off it is.
+    const int tensor = std::max(1, platform.gpusPerNode);
+    return Plan{tensor, std::max(1, gpus / tensor)};
 }
 
 Prediction predict(const Platform &platform, const workload::Workload &w, int globalBatch,
@@ -162,7 +164,7 @@ Prediction predict(const Platform &platform, const workload::Workload &w, int gl
     const double peak = peakTflops(gpu, precision, &note) * 1e12;
     if (!note.empty())
         out.notes.push_back(note);
-    out.efficiency = std::min(0.95, cal.efficiency(w.id) * cal.arch(gpu.arch) * cal.gpu(gpu.id)
+    out.efficiency = std::min(0.95, cal.efficiency(w.id) * cal.arch(gpu.arch) * cal.gpu(gpu)
                                         * cal.benchArch(w.id, gpu.arch) * cal.round(round)
                                         * cal.benchRound(w.id, round));
     const double flops = out.localBatch * w.trainFlopsPerSample / shards;

@@ -152,6 +152,13 @@ std::optional<double> samplesToConverge(const Workload &w, int globalBatch)
     const auto &table = w.convergence;
     if (table.empty())
         return std::nullopt;
+    // Reference runs are noisy (a table may dip from one batch to the next), but a larger batch
+    // never converges in fewer samples: never go below a point at a smaller or equal batch.
+    double floor = table.front().samples;
+    for (const ConvergencePoint &p : table) {
+        if (p.globalBatch <= globalBatch)
+            floor = std::max(floor, p.samples);
+    }
     if (globalBatch <= table.front().globalBatch)
         return table.front().samples;
     const ConvergencePoint &last = table.back();
@@ -159,7 +166,7 @@ std::optional<double> samplesToConverge(const Workload &w, int globalBatch)
         // No reference ran this large: assume at least as many steps as the largest reference,
         // i.e. samples grow with the batch. Optimistic extrapolation would reward ever larger
         // batches that nobody has shown to converge.
-        return last.samples * static_cast<double>(globalBatch) / last.globalBatch;
+        return std::max(floor, last.samples * static_cast<double>(globalBatch) / last.globalBatch);
     }
     const auto upper = std::upper_bound(
         table.begin(), table.end(), globalBatch,
@@ -168,7 +175,7 @@ std::optional<double> samplesToConverge(const Workload &w, int globalBatch)
     const ConvergencePoint &lo = *(upper - 1);
     const double t = static_cast<double>(globalBatch - lo.globalBatch)
                      / (hi.globalBatch - lo.globalBatch);
-    return lo.samples + t * (hi.samples - lo.samples);
+    return std::max(floor, lo.samples + t * (hi.samples - lo.samples));
 }
 
 } // namespace clab::workload

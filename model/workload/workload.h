@@ -59,8 +59,9 @@ private:
 
 // Samples needed to converge at a global batch size: linear interpolation of the convergence
 // table in batch size; below the smallest batch the smallest point's samples; above the largest,
-// the largest point's samples scaled up in proportion to the batch (large batches never need
-// fewer samples than the table says). Returns nullopt if the workload has no table.
+// the largest point's samples scaled up in proportion to the batch; and never fewer than any
+// point at a smaller or equal batch (the tables are means of noisy runs and may dip).
+// Returns nullopt if the workload has no table.
 std::optional<double> samplesToConverge(const Workload &w, int globalBatch);
 
 } // namespace clab::workload

@@ -1,0 +1,314 @@
+// The performance-model commands of the CLI: predict, validate and calibrate.
+#include "catalog/catalog.h"
+#include "cli/cli.h"
+#include "perf/calibration.h"
+#include "perf/systemspec.h"
+#include "util/csv.h"
+#include "util/fileio.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace {
+
+struct Outcome
+{
+    int status;
+    std::string out;
+    std::string err;
+};
+
+Outcome run(const std::vector<std::string> &args)
+{
+    std::vector<const char *> argv = {"composelab"};
+    for (const auto &a : args)
+        argv.push_back(a.c_str());
+    std::ostringstream out;
+    std::ostringstream err;
+    const int status = clab::cli::run(int(argv.size()), argv.data(), out, err);
+    return {status, out.str(), err.str()};
+}
+
+std::string examplePath(const std::string &name)
+{
+    return std::string(CLAB_TEST_DATA) + "/../../resources/examples/" + name;
+}
+
+void writeFile(const std::string &path, const std::string &text)
+{
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+}
+
+// The header of shared/reference/mlperf_training_calibration.csv, copied so that the test runs
+// without the shared folder.
+const char *const kHeader =
+    R"csv(round,submitter,system,division,availability,accelerator,accelerator_count,accelerators_per_node,number_of_nodes,host_processor,host_processors_per_node,framework,accelerator_interconnect,host_networking,benchmark,benchmark_definition,minutes,n_result_files,n_converged,rcp_scaling_factor,summary_csv_minutes,score_method,quality,source_url,global_batch_size,median_epoch_at_stop,train_samples,hw_notes,accelerator_host_interconnect,host_storage_type,host_memory_capacity,host_processor_core_count,accelerator_memory_capacity,host_networking_topology)csv";
+// Rows 101, 4 and 44 of that file: NVIDIA DGX A100 ResNet-50 (v1.0, 28.771 min), Google TPU v3
+// ResNet-50 (v0.6), NVIDIA DGX-1 MiniGo (v0.7).
+const char *const kA100Resnet =
+    R"csv(1.0,NVIDIA,dgxa100_ngc21.05_mxnet,closed,onprem,NVIDIA A100-SXM4-80GB (400W),8,8,1,AMD EPYC 7742,2,MXNet NVIDIA Release 21.05,"NVLINK 3.0, NVSWITCH 2.0 600GB/s","Storage: 2x ConnectX-6 IB HDR 200Gb/sec, Management: 1x ConnectX-6 Ethernet 100Gb/Sec, Compute: 8x ConnectX-6 IB HDR 200Gb/Sec",resnet,"ResNet-50 v1.5, ImageNet (75.90% top-1 per MLPerf v1.0+ rules page)",28.771,5,4,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v1.0/tree/master/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet,3264,35,1281167,,,NVMe SSD,2 TB,64,80 GB,)csv";
+const char *const kTpuResnet =
+    R"csv(0.6,Google,tpu-v3-1024,closed,cloud,tpu-v3,512,512,1,Intel Skylake,1,TensorFlow 1.14 commit hash = faf9db515c4bf550daacc1c3a22fedf3ff5dde63,custom,-,resnet,"ResNet-50 v1.5, ImageNet (75.90% top-1 per MLPerf v1.0+ rules page)",2.304,5,4,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v0.6/tree/master/Google/results/tpu-v3-1024/resnet,,,,none,custom,SSD,SSD,-,32 GB,-)csv";
+const char *const kMinigo =
+    R"csv(0.7,NVIDIA,dgx1_ngc20.06_tensorflow,closed,onprem,NVIDIA V100-SXM2-16GB (300W),8,8,1,Intel(R) Xeon(R) CPU E5-2698 v4 @ 2.20GHz,2,TensorFlow NVIDIA Release 20.06,NVLINK2.0 300GB/s,Management: 1x Ethernet 10GB/Sec,minigo,MiniGo RL,603.599,10,10,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v0.7/tree/master/NVIDIA/results/dgx1_ngc20.06_tensorflow/minigo,,42.5,,,,SATA SSD,512 GB,20,16 GB,)csv";
+// The A100 row again as BERT, without its global batch size.
+const char *const kBertNoBatch =
+    R"csv(1.0,NVIDIA,dgxa100_ngc21.05_mxnet,closed,onprem,NVIDIA A100-SXM4-80GB (400W),8,8,1,AMD EPYC 7742,2,MXNet NVIDIA Release 21.05,"NVLINK 3.0, NVSWITCH 2.0 600GB/s","Storage: 2x ConnectX-6 IB HDR 200Gb/sec, Management: 1x ConnectX-6 Ethernet 100Gb/Sec, Compute: 8x ConnectX-6 IB HDR 200Gb/Sec",bert,"BERT-Large, Wikipedia",28.771,5,4,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v1.0/tree/master/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet,,35,1281167,,,NVMe SSD,2 TB,64,80 GB,)csv";
+
+// Header plus an extra column nobody knows (ignored), and the four rows at lines 2-5; the last
+// row also carries two fields more than the header has.
+std::string smallCsv()
+{
+    return std::string(kHeader) + ",extra_unknown_column\n" + kA100Resnet + ",anything\n" + kTpuResnet
+           + ",\n" + kMinigo + ",\n" + kBertNoBatch + ",x,y\n";
+}
+
+const nlohmann::json *rowAt(const nlohmann::json &rows, const std::string &where)
+{
+    for (const auto &r : rows) {
+        if (r.at("where").get<std::string>() == where)
+            return &r;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestPerfCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void predictJson();
+    void predictSelectsSystem();
+    void predictErrors();
+    void validateSmallTable();
+    void validateWrongColumns();
+    void calibrateWritesReadableFile();
+    void validateReference();
+};
+
+void TestPerfCli::predictJson()
+{
+    const Outcome r = run({"predict", examplePath("seed-testbed.clab"), "--benchmark", "resnet50",
+                           "--global-batch", "3264", "--json"});
+    QCOMPARE(r.status, 0);
+    QVERIFY2(r.err.empty(), r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char *key : {"system", "benchmark", "global_batch", "step_time_s",
+                            "throughput_samples_per_s", "time_to_train_min", "breakdown_min", "memory"})
+        QVERIFY2(j.contains(key), key);
+    QCOMPARE(j.at("system").get<std::string>(), std::string("A: 4 GPUs on one uplink"));
+    QCOMPARE(j.at("benchmark").get<std::string>(), std::string("resnet50"));
+    QCOMPARE(j.at("global_batch").get<int>(), 3264);
+    QVERIFY(j.at("step_time_s").get<double>() > 0);
+    QVERIFY(j.at("throughput_samples_per_s").get<double>() > 0);
+    // Throughput is the batch over the step (both rounded).
+    QVERIFY(std::abs(j.at("throughput_samples_per_s").get<double>() * j.at("step_time_s").get<double>()
+                     / 3264 - 1) < 1e-3);
+    const auto &b = j.at("breakdown_min");
+    QCOMPARE(b.size(), std::size_t(4));
+    double sum = 0;
+    for (const char *key : {"compute", "communication", "input", "evaluation"}) {
+        QVERIFY2(b.contains(key), key);
+        QVERIFY(b.at(key).get<double>() >= 0);
+        sum += b.at(key).get<double>();
+    }
+    // Each figure is rounded to 4 decimals: the sum may be off by 4 half-units.
+    const double total = j.at("time_to_train_min").get<double>();
+    QVERIFY2(std::abs(sum - total) <= 2.5e-4, qPrintable(QStringLiteral("%1 vs %2").arg(sum).arg(total)));
+    const auto &m = j.at("memory");
+    QCOMPARE(m.size(), std::size_t(3));
+    QVERIFY(m.at("fits").get<bool>());
+    QVERIFY(m.at("required_GB").get<double>() > 0);
+    QCOMPARE(m.at("available_GB").get<double>(), 40.0); // A100 PCIe 40 GB
+    QVERIFY(m.at("required_GB").get<double>() <= m.at("available_GB").get<double>());
+
+    // Text output says the same in words.
+    const Outcome t = run({"predict", examplePath("seed-testbed.clab"), "--benchmark", "resnet"});
+    QCOMPARE(t.status, 0);
+    QVERIFY2(t.out.find("time to train") != std::string::npos, t.out.c_str());
+}
+
+void TestPerfCli::predictSelectsSystem()
+{
+    const Outcome a = run({"predict", examplePath("seed-testbed.clab"), "--benchmark", "bert_large",
+                           "--global-batch", "448", "--json"});
+    const Outcome b = run({"predict", examplePath("seed-testbed.clab"), "--system",
+                           "B: 6 GPUs over two switches", "--benchmark", "bert_large",
+                           "--global-batch", "448", "--json"});
+    QCOMPARE(a.status, 0);
+    QCOMPARE(b.status, 0);
+    const auto ja = nlohmann::json::parse(a.out);
+    const auto jb = nlohmann::json::parse(b.out);
+    QCOMPARE(jb.at("system").get<std::string>(), std::string("B: 6 GPUs over two switches"));
+    // Six GPUs train faster than four.
+    QVERIFY(jb.at("throughput_samples_per_s").get<double>() > ja.at("throughput_samples_per_s").get<double>());
+    QVERIFY(jb.at("time_to_train_min").get<double>() < ja.at("time_to_train_min").get<double>());
+}
+
+void TestPerfCli::predictErrors()
+{
+    const std::string seed = examplePath("seed-testbed.clab");
+    Outcome r = run({"predict", seed, "--system", "Z: no such system", "--benchmark", "resnet50"});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find(seed) != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find("Z: no such system") != std::string::npos, r.err.c_str());
+    QVERIFY(r.out.empty());
+
+    r = run({"predict", seed, "--benchmark", "alphafold"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("alphafold") != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find("resnet50") != std::string::npos, r.err.c_str()); // lists the known ones
+
+    r = run({"predict", seed, "--benchmark", "resnet50", "--precision", "int3"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("int3") != std::string::npos, r.err.c_str());
+
+    r = run({"predict", examplePath("no-such-design.clab"), "--benchmark", "resnet50"});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("no-such-design.clab") != std::string::npos, r.err.c_str());
+}
+
+void TestPerfCli::validateSmallTable()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string csv = dir.filePath(QStringLiteral("small.csv")).toStdString();
+    writeFile(csv, smallCsv());
+    const Outcome r = run({"validate", csv, "--json"});
+    QCOMPARE(r.status, 0);
+    QVERIFY2(r.err.empty(), r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    const auto &rows = j.at("rows");
+    QCOMPARE(rows.size(), std::size_t(4));
+
+    const nlohmann::json *a100 = rowAt(rows, csv + ":2");
+    QVERIFY(a100);
+    QCOMPARE(a100->at("benchmark").get<std::string>(), std::string("resnet"));
+    QCOMPARE(a100->at("measured_minutes").get<double>(), 28.771);
+    QVERIFY(a100->at("predicted_minutes").is_number());
+    QVERIFY(a100->at("predicted_minutes").get<double>() > 0);
+    QVERIFY(a100->at("skip_reason").is_null());
+
+    const nlohmann::json *tpu = rowAt(rows, csv + ":3");
+    QVERIFY(tpu);
+    QVERIFY(tpu->at("predicted_minutes").is_null());
+    QVERIFY2(tpu->at("skip_reason").get<std::string>().find("non-NVIDIA") != std::string::npos,
+             tpu->dump().c_str());
+
+    const nlohmann::json *minigo = rowAt(rows, csv + ":4");
+    QVERIFY(minigo);
+    QVERIFY(minigo->at("predicted_minutes").is_null());
+    QVERIFY2(minigo->at("skip_reason").get<std::string>().find("not modelled") != std::string::npos,
+             minigo->dump().c_str());
+
+    const nlohmann::json *bert = rowAt(rows, csv + ":5");
+    QVERIFY(bert);
+    QVERIFY(bert->at("predicted_minutes").is_null());
+    QVERIFY2(bert->at("skip_reason").get<std::string>().find("global batch") != std::string::npos,
+             bert->dump().c_str());
+
+    const auto &summary = j.at("summary");
+    QCOMPARE(summary.at("predicted").get<int>(), 1);
+    QCOMPARE(summary.at("skipped").get<int>(), 3);
+    QVERIFY(summary.at("errors").contains("resnet"));
+    QCOMPARE(summary.at("errors").at("resnet").at("rows").get<int>(), 1);
+    QVERIFY(summary.contains("skip_reasons"));
+}
+
+void TestPerfCli::validateWrongColumns()
+{
+    QTemporaryDir dir;
+    const std::string csv = dir.filePath(QStringLiteral("wrong.csv")).toStdString();
+    writeFile(csv, "round,submitter,system,minutes\n1.0,NVIDIA,dgx,28.7\n");
+    const Outcome r = run({"validate", csv, "--json"});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find(csv) != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find("missing column") != std::string::npos, r.err.c_str());
+    QVERIFY(r.out.empty());
+
+    const Outcome missing = run({"validate", dir.filePath(QStringLiteral("absent.csv")).toStdString()});
+    QCOMPARE(missing.status, 1);
+    QVERIFY2(missing.err.find("absent.csv") != std::string::npos, missing.err.c_str());
+}
+
+void TestPerfCli::calibrateWritesReadableFile()
+{
+    QTemporaryDir dir;
+    const std::string csv = dir.filePath(QStringLiteral("small.csv")).toStdString();
+    const std::string out = dir.filePath(QStringLiteral("calibration.json")).toStdString();
+    writeFile(csv, smallCsv());
+    const Outcome r = run({"calibrate", csv, "--out", out, "--no-cross-validation"});
+    QCOMPARE(r.status, 0);
+    QVERIFY2(r.out.find("Wrote") != std::string::npos, r.out.c_str());
+    const clab::perf::Calibration c = clab::perf::Calibration::fromJson(clab::readTextFile(out), out);
+    QCOMPARE(c.inputs.size(), std::size_t(1));
+    QVERIFY(c.inputs[0].find("small.csv") != std::string::npos);
+    QVERIFY(!c.fittedAt.empty());
+    QVERIFY(c.efficiency("resnet50") > 0);
+    QVERIFY(c.overlap >= 0 && c.overlap <= 1);
+
+    // validate reads it back too.
+    const Outcome v = run({"validate", csv, "--json", "--calibration", out});
+    QCOMPARE(v.status, 0);
+    const auto j = nlohmann::json::parse(v.out);
+    QVERIFY(rowAt(j.at("rows"), csv + ":2")->at("predicted_minutes").is_number());
+}
+
+void TestPerfCli::validateReference()
+{
+    const std::string path = std::string(CLAB_SHARED_DIR) + "/reference/mlperf_training_calibration.csv";
+    if (!QFileInfo::exists(QString::fromStdString(path)))
+        QSKIP("shared/reference is not present");
+    const Outcome r = run({"validate", path, "--json"});
+    QCOMPARE(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+
+    // The rows that should be predicted: modelled benchmarks on NVIDIA GPUs of the catalog, with
+    // a measured time.
+    const clab::catalog::Catalog &cat = clab::catalog::Catalog::builtin();
+    const clab::CsvTable table = clab::CsvTable::parse(clab::readTextFile(path), path);
+    const std::set<std::string> modelled = {"resnet", "bert", "ssd", "maskrcnn", "unet3d", "rnnt", "dlrm"};
+    std::set<std::string> expected;
+    for (std::size_t i = 0; i < table.rowCount(); ++i) {
+        if (!modelled.count(table.field(i, "benchmark")))
+            continue;
+        const auto gpu = clab::perf::matchGpu(table.field(i, "accelerator"), cat);
+        if (!gpu || cat.gpu(*gpu)->name.find("NVIDIA") == std::string::npos)
+            continue;
+        if (!(std::atof(table.field(i, "minutes").c_str()) > 0))
+            continue;
+        expected.insert(path + ":" + std::to_string(table.lineOf(i)));
+    }
+    QVERIFY(expected.size() > 100);
+    std::size_t predicted = 0;
+    QStringList missed;
+    for (const auto &row : j.at("rows")) {
+        const std::string where = row.at("where").get<std::string>();
+        if (!expected.count(where))
+            continue;
+        if (row.at("predicted_minutes").is_number())
+            ++predicted;
+        else if (missed.size() < 10)
+            missed << QString::fromStdString(where + " " + row.at("skip_reason").dump());
+    }
+    QVERIFY2(predicted >= 0.95 * double(expected.size()),
+             qPrintable(QStringLiteral("%1 of %2 predicted; e.g. %3")
+                            .arg(predicted)
+                            .arg(expected.size())
+                            .arg(missed.join(QStringLiteral("; ")))));
+    const double resnet = j.at("summary").at("errors").at("resnet").at("median_abs_error").get<double>();
+    QVERIFY2(resnet < 0.15, qPrintable(QString::number(resnet)));
+}
+
+QTEST_GUILESS_MAIN(TestPerfCli)
+#include "tst_perfcli.moc"
