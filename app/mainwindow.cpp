@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "fabric/analysis.h"
+#include "perf/model.h"
 #include "util/inputerror.h"
 #include "views/systems/systemsview.h"
 
@@ -107,7 +108,25 @@ bool MainWindow::openExample(const QString &fileName)
 
 void MainWindow::refresh()
 {
-    m_view->setAnalysis(fabric::analyze(m_document.design(), catalog::Catalog::builtin()));
+    const catalog::Catalog &cat = catalog::Catalog::builtin();
+    const fabric::Analysis analysis = fabric::analyze(m_document.design(), cat);
+    // The default benchmarks of the Predictions tab, at their default batch for the system.
+    std::vector<std::vector<views::PredictionRow>> predictions;
+    for (std::size_t i = 0; i < analysis.systems.size(); ++i) {
+        std::vector<views::PredictionRow> rows;
+        const perf::Platform platform = perf::platformOf(m_document.design(), analysis, i, cat);
+        for (const char *id : {"resnet50", "bert_large"}) {
+            const workload::Workload *w = workload::Library::builtin().find(id);
+            if (!platform.gpu || !w)
+                continue;
+            const auto precision = perf::parsePrecision(w->defaultPrecision).value_or(perf::Precision::Fp16);
+            const int batch = perf::defaultGlobalBatch(*w, platform.gpusPerNode);
+            rows.push_back({w->name, perf::predict(platform, *w, batch, precision,
+                                                   perf::Calibration::builtin())});
+        }
+        predictions.push_back(std::move(rows));
+    }
+    m_view->setAnalysis(analysis, predictions);
     Q_EMIT analysisUpdated();
 }
 

@@ -22,17 +22,6 @@ namespace clab::cli {
 
 namespace {
 
-// A default global batch when none is given: the smallest batch of the convergence table that
-// gives every GPU at least one sample, or 32 per GPU without a table.
-int defaultBatch(const workload::Workload &w, int gpus)
-{
-    for (const auto &c : w.convergence) {
-        if (c.globalBatch >= gpus)
-            return c.globalBatch;
-    }
-    return 32 * gpus;
-}
-
 std::string today()
 {
     const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -110,7 +99,7 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
         return 2;
     }
     const int gpus = platform.gpusPerNode * platform.nodes;
-    const int batch = o.globalBatch > 0 ? o.globalBatch : defaultBatch(*w, gpus);
+    const int batch = o.globalBatch > 0 ? o.globalBatch : perf::defaultGlobalBatch(*w, gpus);
     perf::Prediction p = perf::predict(platform, *w, batch, *precision,
                                        perf::Calibration::builtin());
     if (o.globalBatch <= 0)

@@ -119,6 +119,15 @@ double memoryNeededGB(const workload::Workload &w, double localBatch, const Plan
 
 } // namespace
 
+int defaultGlobalBatch(const workload::Workload &w, int gpus)
+{
+    for (const auto &c : w.convergence) {
+        if (c.globalBatch >= gpus)
+            return c.globalBatch;
+    }
+    return 32 * std::max(1, gpus);
+}
+
 Plan choosePlan(const Platform &platform, const workload::Workload &w, int globalBatch)
 {
     const int gpus = platform.gpusPerNode * platform.nodes;

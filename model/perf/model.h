@@ -62,6 +62,10 @@ Prediction predict(const Platform &platform, const workload::Workload &w, int gl
                    Precision precision, const Calibration &calibration, std::string_view round = {},
                    std::optional<Plan> plan = std::nullopt);
 
+// A global batch when the user gives none: the smallest batch of the convergence table that
+// gives every GPU at least one sample, or 32 per GPU without a table.
+int defaultGlobalBatch(const workload::Workload &w, int gpus);
+
 // The smallest tensor x pipeline split that fits the model in memory (tensor inside a node).
 Plan choosePlan(const Platform &platform, const workload::Workload &w, int globalBatch);
 

@@ -51,7 +51,10 @@ SystemsView::SystemsView(QWidget *parent)
     , m_h2d(new QTableWidget)
     , m_p2p(new QTableWidget)
     , m_findings(new QListWidget)
+    , m_predictions(new QTableWidget)
 {
+    m_predictions->setObjectName(QStringLiteral("predictions"));
+    m_predictions->verticalHeader()->hide();
     m_systems->setObjectName(QStringLiteral("systems"));
     m_h2d->setObjectName(QStringLiteral("hostToDevice"));
     m_p2p->setObjectName(QStringLiteral("peerToPeer"));
@@ -62,6 +65,7 @@ SystemsView::SystemsView(QWidget *parent)
     auto *tabs = new QTabWidget;
     tabs->addTab(m_h2d, tr("Host to device"));
     tabs->addTab(m_p2p, tr("Peer to peer"));
+    tabs->addTab(m_predictions, tr("Predictions"));
 
     auto *right = new QWidget;
     auto *rightLayout = new QVBoxLayout(right);
@@ -106,10 +110,12 @@ void SystemsView::selectSystem(int row)
     m_systems->setCurrentRow(row);
 }
 
-void SystemsView::setAnalysis(const fabric::Analysis &analysis)
+void SystemsView::setAnalysis(const fabric::Analysis &analysis,
+                              const std::vector<std::vector<PredictionRow>> &predictions)
 {
     const int previous = std::max(0, m_systems->currentRow());
     m_analysis = analysis;
+    m_predictionRows = predictions;
     {
         const QSignalBlocker blocker(m_systems);
         m_systems->clear();
@@ -204,6 +210,58 @@ void SystemsView::showSystem(int row)
         }
     }
     m_p2p->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    showPredictions(row);
+}
+
+void SystemsView::showPredictions(int row)
+{
+    m_predictions->clear();
+    // Minutes for the time to train and its parts (they add up to it).
+    const QStringList headers = {tr("Benchmark"), tr("Batch"), tr("Step (ms)"), tr("Samples/s"),
+                                 tr("Train (min)"), tr("Compute"), tr("Comm."), tr("Input"),
+                                 tr("Eval"), tr("Memory/GPU")};
+    m_predictions->setColumnCount(int(headers.size()));
+    m_predictions->setHorizontalHeaderLabels(headers);
+    if (row < 0 || row >= int(m_predictionRows.size())) {
+        m_predictions->setRowCount(0);
+        return;
+    }
+    const auto &rows = m_predictionRows[std::size_t(row)];
+    m_predictions->setRowCount(int(rows.size()));
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const perf::Prediction &p = rows[std::size_t(i)].prediction;
+        auto fixedItem = [](double v, int decimals) {
+            QTableWidgetItem *item = number(v);
+            item->setText(QString::number(v, 'f', decimals));
+            return item;
+        };
+        const QString name = q(rows[std::size_t(i)].benchmark);
+        QTableWidgetItem *bench = text(name.section(QStringLiteral(" ("), 0, 0));
+        bench->setToolTip(name);
+        m_predictions->setItem(i, 0, bench);
+        m_predictions->setItem(i, 1, fixedItem(p.globalBatch, 0));
+        m_predictions->setItem(i, 2, fixedItem(p.stepS * 1e3, 1));
+        m_predictions->setItem(i, 3, fixedItem(p.throughput, 0));
+        if (p.timeToTrainMin) {
+            m_predictions->setItem(i, 4, fixedItem(*p.timeToTrainMin, 1));
+            m_predictions->setItem(i, 5, fixedItem(p.breakdownMin.compute, 1));
+            m_predictions->setItem(i, 6, fixedItem(p.breakdownMin.communication, 1));
+            m_predictions->setItem(i, 7, fixedItem(p.breakdownMin.input, 1));
+            m_predictions->setItem(i, 8, fixedItem(p.breakdownMin.evaluation, 1));
+        }
+        QTableWidgetItem *memory = text(p.fits ? tr("%1 of %2 GB").arg(p.requiredGB, 0, 'f', 1).arg(p.availableGB)
+                                               : tr("does not fit: %1 of %2 GB")
+                                                     .arg(p.requiredGB, 0, 'f', 0)
+                                                     .arg(p.availableGB));
+        if (!p.fits)
+            memory->setForeground(QColor(0xb0, 0x20, 0x20));
+        QStringList notes;
+        for (const auto &n : p.notes)
+            notes << q(n);
+        memory->setToolTip(notes.join(QLatin1Char('\n')));
+        m_predictions->setItem(i, 9, memory);
+    }
+    m_predictions->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
 
 } // namespace clab::views

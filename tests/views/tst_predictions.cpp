@@ -1,0 +1,57 @@
+#include "mainwindow.h"
+#include "views/systems/systemsview.h"
+
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QtTest>
+
+using namespace clab;
+
+// The Predictions tab shows, for the selected composed system, what the performance model says
+// for ResNet-50 and BERT-Large, and follows the selection.
+class TestPredictions : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void showsModelNumbers();
+};
+
+void TestPredictions::showsModelNumbers()
+{
+    MainWindow w;
+    QVERIFY(w.openExample(QStringLiteral("seed-testbed.clab")));
+    w.resize(1200, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    views::SystemsView *view = w.systemsView();
+    view->findChild<QTabWidget *>()->setCurrentWidget(view->predictionTable());
+    QTableWidget *t = view->predictionTable();
+
+    // System A: four A100 PCIe behind one x16 uplink.
+    view->selectSystem(0);
+    QCOMPARE(t->rowCount(), 2);
+    QVERIFY(t->item(0, 0)->text().startsWith(QLatin1String("ResNet-50")));
+    QVERIFY(t->item(1, 0)->text().startsWith(QLatin1String("BERT-Large")));
+    const double resnetA = t->item(0, 4)->text().toDouble();
+    QVERIFY2(resnetA > 10 && resnetA < 1000, qPrintable(t->item(0, 4)->text()));
+    // The breakdown columns add up to the total (each rounded to 0.1 min).
+    double sum = 0;
+    for (int c = 5; c <= 8; ++c)
+        sum += t->item(0, c)->text().toDouble();
+    QVERIFY(std::abs(sum - resnetA) <= 0.25);
+
+    // System C: one GPU on a Gen3 host: slower to train than A's four.
+    view->selectSystem(2);
+    QCOMPARE(t->rowCount(), 2);
+    QVERIFY(t->item(0, 4)->text().toDouble() > resnetA);
+
+    if (qEnvironmentVariableIsSet("CLAB_SCREENSHOT_DIR")) {
+        view->selectSystem(0);
+        w.grab().save(qEnvironmentVariable("CLAB_SCREENSHOT_DIR") + QStringLiteral("/predictions.png"));
+    }
+}
+
+QTEST_MAIN(TestPredictions)
+#include "tst_predictions.moc"
