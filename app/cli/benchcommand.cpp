@@ -5,6 +5,7 @@
 
 #include "catalog/catalog.h"
 #include "design/examples.h"
+#include "cluster/report.h"
 #include "fabric/analysis.h"
 #include "perf/fit.h"
 #include "util/csv.h"
@@ -50,7 +51,7 @@ std::string referenceFile(const char *name)
 
 std::vector<Benchmark> benchmarks()
 {
-    return {
+    std::vector<Benchmark> list = {
         {"analyze_seed", "<= 1 ms",
          [] {
              auto design = std::make_shared<design::Design>(design::seedTestbed());
@@ -99,6 +100,11 @@ std::vector<Benchmark> benchmarks()
              });
          }},
     };
+    for (const cluster::ClusterBenchmark &c : cluster::clusterBenchmarks()) {
+        auto body = c.body;
+        list.push_back({c.name, c.goal, [body] { return body; }});
+    }
+    return list;
 }
 
 struct Result

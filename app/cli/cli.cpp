@@ -1,6 +1,8 @@
 #include "cli/cli.h"
 
 #include "cli/commands.h"
+#include "cli/importcommand.h"
+#include "cli/topocommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -17,7 +19,7 @@ namespace {
 const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names = {"analyze", "bench", "predict", "calibrate",
-                                                "validate"};
+                                                "validate", "topo", "import"};
     return names;
 }
 
@@ -83,6 +85,11 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
     validateCmd->add_option("--calibration", validate.calibration,
                             "Calibration file (default: the shipped one)");
 
+    TopoOptions topo;
+    addTopoSubcommand(app, topo);
+    ImportOptions importOptions;
+    addImportSubcommand(app, importOptions);
+
     std::vector<std::string> args;
     for (int i = argc - 1; i > 0; --i)
         args.emplace_back(argv[i]);
@@ -111,6 +118,10 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
     }
     if (validateCmd->parsed())
         return validateCommand(validate, out, err);
+    if (app.get_subcommand("topo")->parsed())
+        return topoCommand(topo, out, err);
+    if (app.get_subcommand("import")->parsed())
+        return importCommand(importOptions, out, err);
     return 2;
 }
 

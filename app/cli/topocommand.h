@@ -1,0 +1,44 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace clab::cli {
+
+// `composelab topo KIND [params] [--json]`: structure, bandwidth, all-reduce and cost of a
+// scale-out topology (model/cluster). Parameters a kind does not use are ignored.
+struct TopoOptions
+{
+    std::string kind; // fattree, rail, dragonfly, torus, hyperx, hammingmesh
+    // hammingmesh
+    std::string board = "2x2";
+    std::string grid = "16x16";
+    // fattree, rail, hammingmesh (switch radix)
+    int endpoints = 1024;
+    int radix = 64;
+    int taper = 1;
+    int levels = 0;
+    int servers = 128;
+    int perServer = 8;
+    // torus, hyperx
+    std::string dims = "32x32";
+    // dragonfly
+    int p = 4, a = 8, h = 4, groups = 0;
+    std::string prices;         // price table file; empty: the shipped one
+    std::vector<double> sizes;  // all-reduce message sizes in bytes; empty: 1 KiB .. 1 GiB
+    bool json = false;
+};
+
+// 0 done, 1 bad input (impossible shape, bad price file: message on err), 2 unknown kind.
+int topoCommand(const TopoOptions &options, std::ostream &out, std::ostream &err);
+
+// Adds the `topo` subcommand and its options; after parsing, app.get_subcommand("topo")->parsed()
+// tells whether it was chosen.
+void addTopoSubcommand(CLI::App &app, TopoOptions &options);
+
+} // namespace clab::cli

@@ -1,0 +1,371 @@
+#include "store/importmlperf.h"
+
+#include "store/importsession.h"
+#include "store/sha256.h"
+#include "util/fileio.h"
+#include "util/inputerror.h"
+#include "util/jsonreader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <ctime>
+#include <numeric>
+
+namespace clab::store {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A v0.6 line: ":::MLL 1560849031.334 run_start: {json}" (time in seconds).
+bool parseOldLine(std::string_view rest, double &timeMs, std::string &key, std::string_view &json)
+{
+    const auto space = rest.find(' ');
+    if (space == std::string_view::npos)
+        return false;
+    char *end = nullptr;
+    const std::string time(rest.substr(0, space));
+    const double seconds = std::strtod(time.c_str(), &end);
+    if (end == time.c_str() || *end != '\0')
+        return false;
+    rest = rest.substr(space + 1);
+    const auto colon = rest.find(": ");
+    if (colon == std::string_view::npos)
+        return false;
+    timeMs = seconds * 1000.0;
+    key = std::string(rest.substr(0, colon));
+    json = rest.substr(colon + 2);
+    return true;
+}
+
+std::string stringValue(const Json &j)
+{
+    return j.is_string() ? j.get<std::string>() : std::string();
+}
+
+std::string isoDate(double ms)
+{
+    const std::time_t t = std::time_t(ms / 1000.0);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buffer[16];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%d", &tm);
+    return buffer;
+}
+
+std::string roundOf(const std::string &folder)
+{
+    // "v1.0" → "1.0"; anything else is not a round folder.
+    if (folder.size() > 1 && folder[0] == 'v'
+        && std::isdigit(static_cast<unsigned char>(folder[1])))
+        return folder.substr(1);
+    return {};
+}
+
+} // namespace
+
+MlperfRun parseMlperfLog(std::string_view text, const std::string &file)
+{
+    MlperfRun run;
+    run.file = file;
+    bool started = false, stopped = false;
+    std::string status;
+    int lineNo = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const auto eol = text.find('\n', pos);
+        const std::string_view line
+            = text.substr(pos, eol == std::string_view::npos ? text.npos : eol - pos);
+        pos = eol == std::string_view::npos ? text.size() : eol + 1;
+        ++lineNo;
+        double timeMs = 0;
+        std::string key;
+        std::string_view jsonText;
+        if (const auto at = line.find(":::MLLOG "); at != std::string_view::npos) {
+            jsonText = line.substr(at + 9);
+        } else if (const auto old = line.find(":::MLL "); old != std::string_view::npos) {
+            if (!parseOldLine(line.substr(old + 7), timeMs, key, jsonText)) {
+                run.failure = "line " + std::to_string(lineNo) + ": malformed :::MLL record";
+                return run;
+            }
+        } else {
+            continue;
+        }
+        Json j = Json::parse(jsonText, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) {
+            run.failure = "line " + std::to_string(lineNo) + ": malformed log record (not JSON)";
+            return run;
+        }
+        if (key.empty()) {
+            key = stringValue(j.value("key", Json()));
+            const Json t = j.value("time_ms", Json());
+            if (!t.is_number()) {
+                run.failure = "line " + std::to_string(lineNo) + ": log record without time_ms";
+                return run;
+            }
+            timeMs = t.get<double>();
+        }
+        const Json value = j.value("value", Json());
+        const Json metadata = j.value("metadata", Json::object());
+        if (metadata.is_object() && metadata.contains("epoch_num")
+            && metadata["epoch_num"].is_number())
+            run.epochs = std::max(run.epochs.value_or(0), metadata["epoch_num"].get<int>());
+        if (key == "run_start" && !started) {
+            started = true;
+            run.startMs = timeMs;
+        } else if (key == "run_stop" && !stopped) {
+            stopped = true;
+            run.stopMs = timeMs;
+            run.stopLine = lineNo;
+            if (metadata.is_object())
+                status = stringValue(metadata.value("status", Json()));
+        } else if (key == "global_batch_size" && value.is_number()) {
+            run.globalBatch = value.get<long long>();
+        } else if (key == "throughput" && value.is_number()) {
+            run.throughput.push_back(value.get<double>());
+        } else if (key == "submission_benchmark") {
+            run.benchmark = stringValue(value);
+        } else if (key == "submission_division") {
+            run.division = stringValue(value);
+        }
+    }
+    if (!started)
+        run.failure = "run_start not recorded";
+    else if (!stopped)
+        run.failure = "run_stop not recorded (log cut short?)";
+    else if (!status.empty() && status != "success")
+        run.failure
+            = "line " + std::to_string(run.stopLine) + ": run_stop status \"" + status + "\"";
+    else if (run.stopMs < run.startMs)
+        run.failure = "run_stop before run_start";
+    return run;
+}
+
+int droppedRunsPerSide(const std::string &benchmark)
+{
+    return benchmark == "unet3d" ? 4 : 1;
+}
+
+std::optional<double> olympicScore(std::vector<double> minutes, int failed, int dropped)
+{
+    if (failed > dropped)
+        return std::nullopt;
+    std::sort(minutes.begin(), minutes.end());
+    const std::ptrdiff_t first = dropped;
+    const std::ptrdiff_t last = std::ptrdiff_t(minutes.size()) - (dropped - failed);
+    if (last <= first)
+        return std::nullopt;
+    const double sum = std::accumulate(minutes.begin() + first, minutes.begin() + last, 0.0);
+    return sum / double(last - first);
+}
+
+namespace {
+
+struct SystemFile
+{
+    std::int64_t id = 0;
+    std::string framework;
+};
+
+// v0.6 system files are "key: {json}" lines ("platform: {\"value\": \"1xNVIDIA DGX-2\", ...}").
+// Gives {key: value, ...} with the framework pulled out of the Python-style "entry" string.
+Json v06SystemFile(const std::string &text)
+{
+    Json out = Json::object();
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        auto eol = text.find('\n', pos);
+        if (eol == std::string::npos)
+            eol = text.size();
+        const std::string line = text.substr(pos, eol - pos);
+        pos = eol + 1;
+        if (line.find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        const auto colon = line.find(": ");
+        const Json record = colon == std::string::npos
+                                ? Json(Json::value_t::discarded)
+                                : Json::parse(line.substr(colon + 2), nullptr, false);
+        if (record.is_discarded() || !record.is_object())
+            return Json(Json::value_t::discarded);
+        out[line.substr(0, colon)] = record.value("value", Json());
+    }
+    const std::string entry = stringValue(out.value("entry", Json()));
+    const std::string key = "'framework': '";
+    if (const auto at = entry.find(key); at != std::string::npos)
+        out["framework"]
+            = entry.substr(at + key.size(), entry.find('\'', at + key.size()) - at - key.size());
+    if (out.contains("org"))
+        out["submitter"] = out["org"];
+    return out.empty() ? Json(Json::value_t::discarded) : out;
+}
+
+SystemFile addSystemFile(ImportSession &session, const fs::path &file, const std::string &submitter)
+{
+    const std::string text = readTextFile(file.string());
+    Json j = Json::parse(text, nullptr, false);
+    if (j.is_discarded())
+        j = v06SystemFile(text);
+    if (j.is_discarded())
+        j = parseJson(text, file.string()); // throws, naming the line and column
+    if (!j.is_object())
+        throw InputError(file.string(), "/", "expected an MLPerf system description object");
+    const std::string hash = sha256Hex(text);
+    std::int64_t sourceId = session.store().findSource(hash).value_or(0);
+    if (sourceId == 0)
+        sourceId = session.store().addSource({file.string(), hash, "mlperf_system"});
+    SystemRecord system;
+    system.name = j.contains("system_name") ? stringValue(j["system_name"]) : file.stem().string();
+    system.submitter = j.contains("submitter") ? stringValue(j["submitter"]) : submitter;
+    system.description = j.dump();
+    return {session.system(system, sourceId),
+            j.contains("framework") ? stringValue(j["framework"]) : std::string()};
+}
+
+} // namespace
+
+void importMlperfSystem(ImportSession &session, const fs::path &file)
+{
+    const std::string hash = sha256Hex(readTextFile(file.string()));
+    if (session.store().findSource(hash)) {
+        session.skip(file.string(), "already imported (same SHA-256)");
+        return;
+    }
+    const SystemFile s = addSystemFile(session, file, {});
+    session.report().imported.push_back(
+        {{"kind", "mlperf_system"}, {"path", file.string()}, {"system_id", s.id}});
+}
+
+void importMlperfSubmission(ImportSession &session, const fs::path &dir)
+{
+    std::vector<fs::path> files;
+    for (const auto &entry : fs::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_regular_file() && name.rfind("result_", 0) == 0
+            && entry.path().extension() == ".txt")
+            files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    // The submission's identity: every result file's name and hash, and the scaling factor file.
+    std::string manifest;
+    std::vector<MlperfRun> runs;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        session.row(i, files.size(), dir.string());
+        const std::string text = readTextFile(files[i].string());
+        manifest += files[i].filename().string() + " " + sha256Hex(text) + "\n";
+        runs.push_back(parseMlperfLog(text, files[i].filename().string()));
+    }
+    double scaling = 1.0;
+    const fs::path scalingFile = dir / "scaling.json";
+    if (fs::exists(scalingFile)) {
+        const std::string text = readTextFile(scalingFile.string());
+        manifest += "scaling.json " + sha256Hex(text) + "\n";
+        const Json j = parseJson(text, scalingFile.string());
+        ObjectReader reader(j, "", scalingFile.string());
+        scaling = reader.positive("scaling_factor");
+    }
+    const auto sourceId = session.newSource(dir.string(), sha256Hex(manifest), "mlperf");
+    if (!sourceId)
+        return;
+
+    const std::string benchmark = dir.filename().string();
+    const fs::path systemDir = dir.parent_path();
+    const std::string systemName = systemDir.filename().string();
+    const fs::path resultsDir = systemDir.parent_path();
+    std::string submitter, round;
+    SystemFile system;
+    if (resultsDir.filename() == "results") {
+        const fs::path submitterDir = resultsDir.parent_path();
+        submitter = submitterDir.filename().string();
+        round = roundOf(submitterDir.parent_path().filename().string());
+        const fs::path systemJson = submitterDir / "systems" / (systemName + ".json");
+        if (fs::exists(systemJson))
+            system = addSystemFile(session, systemJson, submitter);
+    }
+    if (system.id == 0) {
+        SystemRecord record{
+            systemName, submitter, OrderedJson{{"system_name", systemName}}.dump(), {}};
+        system.id = session.system(record, *sourceId);
+    }
+
+    std::vector<double> minutes;
+    OrderedJson failedRuns = OrderedJson::array();
+    std::string date;
+    for (const MlperfRun &run : runs) {
+        if (!run.ok()) {
+            failedRuns.push_back({{"file", run.file}, {"reason", run.failure}});
+            session.skip((dir / run.file).string(), "run counted as failed: " + run.failure);
+            continue;
+        }
+        minutes.push_back(run.minutes());
+        if (date.empty())
+            date = isoDate(run.startMs);
+        RunRecord r;
+        r.systemId = system.id;
+        r.benchmark = benchmark;
+        r.metric = "time_to_train";
+        r.value = run.minutes();
+        r.unit = "min";
+        if (run.globalBatch)
+            r.globalBatch = *run.globalBatch;
+        r.framework = system.framework;
+        r.round = round;
+        r.date = isoDate(run.startMs);
+        r.tags = OrderedJson::array({"mlperf", run.division}).dump();
+        OrderedJson details = {{"file", run.file}};
+        if (run.epochs)
+            details["epochs"] = *run.epochs;
+        if (!run.throughput.empty()) {
+            details["throughput_mean"]
+                = std::accumulate(run.throughput.begin(), run.throughput.end(), 0.0)
+                  / double(run.throughput.size());
+            details["throughput_lines"] = run.throughput.size();
+        }
+        r.details = details.dump();
+        r.place = run.file + " line " + std::to_string(run.stopLine);
+        session.store().addRun(r, *sourceId);
+    }
+    const int failed = int(runs.size() - minutes.size());
+    const int dropped = droppedRunsPerSide(benchmark);
+    const auto score = olympicScore(minutes, failed, dropped);
+    OrderedJson entry = {{"kind", "mlperf"},
+                         {"round", round},
+                         {"submitter", submitter},
+                         {"system", systemName},
+                         {"benchmark", benchmark}};
+    if (!score) {
+        session.skip(dir.string(), "no score: " + std::to_string(failed) + " of "
+                                       + std::to_string(runs.size())
+                                       + " runs failed (result_summarizer allows "
+                                       + std::to_string(dropped) + ")");
+        entry["score_minutes"] = nullptr;
+    } else {
+        RunRecord r;
+        r.systemId = system.id;
+        r.benchmark = benchmark;
+        r.metric = "score";
+        r.value = *score * scaling;
+        r.unit = "min";
+        r.framework = system.framework;
+        r.round = round;
+        r.date = date;
+        r.tags = OrderedJson::array({"mlperf"}).dump();
+        r.details = OrderedJson{
+            {"rule", "result_summarizer olympic mean"},
+            {"runs", runs.size()},
+            {"failed", failedRuns},
+            {"dropped_per_side", dropped},
+            {"scaling_factor",
+             scaling}}.dump();
+        r.place = dir.filename().string();
+        session.store().addRun(r, *sourceId);
+        entry["score_minutes"] = *score * scaling;
+    }
+    entry["runs"] = runs.size();
+    entry["converged"] = minutes.size();
+    if (scaling != 1.0)
+        entry["scaling_factor"] = scaling;
+    session.report().imported.push_back(std::move(entry));
+}
+
+} // namespace clab::store

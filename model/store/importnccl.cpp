@@ -1,0 +1,104 @@
+#include "store/importlines.h"
+#include "store/importtext.h"
+
+namespace clab::store {
+
+using namespace toolio;
+
+// nccl-tests: a header "#  size  count  type  redop  root  time  algbw  busbw  #wrong  time ..."
+// (older versions: no root, "error" for "#wrong"); the first time/algbw/busbw group is out of
+// place, the second in place. Sizes in bytes, time in microseconds, bandwidths in GB/s.
+void importNcclTests(ImportSession &s, const std::string &path, const std::string &text)
+{
+    const auto all = lines(text);
+    std::string test = "nccl-tests";
+    std::vector<std::string> header;
+    std::string gpus;
+    std::size_t headerLine = 0;
+    for (std::size_t i = 0; i < all.size() && header.empty(); ++i) {
+        const std::string_view l = all[i];
+        if (const auto at = l.find("Collective test starting:"); at != std::string_view::npos)
+            test = trimmed(l.substr(at + 25));
+        if (const auto at = l.find("nGpus "); at != std::string_view::npos)
+            gpus = tokens(l.substr(at + 6)).at(0);
+        const auto t = tokens(l);
+        if (t.size() > 6 && t[0] == "#" && t[1] == "size" && t[2] == "count") {
+            header.assign(t.begin() + 1, t.end());
+            headerLine = i;
+        }
+    }
+    if (header.empty())
+        throw InputError(path, "",
+                         "nccl-tests output without its \"# size count type ...\" header");
+    const auto sourceId = startImport(s, path, text, "nccl_tests");
+    if (!sourceId)
+        return;
+    std::size_t rows = 0;
+    bool summary = false;
+    for (std::size_t i = headerLine + 1; i < all.size(); ++i) {
+        s.row(i, all.size(), path);
+        const std::string_view l = all[i];
+        if (contains(l, "Avg bus bandwidth"))
+            summary = true;
+        const auto t = tokens(l);
+        if (t.empty() || startsWith(t[0], "#"))
+            continue;
+        if (!parseNumber(t[0]))
+            continue; // warnings and other chatter between rows
+        if (t.size() != header.size())
+            bad(path, i,
+                "expected " + std::to_string(header.size()) + " columns as in the header on line "
+                    + std::to_string(headerLine + 1) + ", found " + std::to_string(t.size()));
+        int group = 0;
+        BandwidthRecord b;
+        OrderedJson details = OrderedJson::object();
+        auto flush = [&] {
+            if (!b.gbps)
+                return;
+            b.tool = "nccl-tests";
+            b.test = test + (group == 1 ? " out-of-place" : " in-place");
+            b.link = "collective";
+            if (!gpus.empty())
+                details["nGpus"] = gpus;
+            b.details = details.dump();
+            b.place = "line " + std::to_string(i + 1);
+            s.store().addBandwidth(b, *sourceId);
+            ++rows;
+        };
+        for (std::size_t c = 0; c < header.size(); ++c) {
+            const std::string &name = header[c];
+            const auto v = parseNumber(t[c]);
+            const bool numeric = name != "type" && name != "redop"
+                                 && !(name == "#wrong" && t[c] == "N/A")
+                                 && !(name == "error" && t[c] == "N/A");
+            if (numeric && !v)
+                bad(path, i, "column \"" + name + "\": \"" + t[c] + "\" is not a number");
+            if (name == "size") {
+                b.messageBytes = std::int64_t(*v);
+            } else if (name == "time") {
+                if (group > 0)
+                    flush();
+                ++group;
+                const auto size = b.messageBytes;
+                b = BandwidthRecord();
+                b.messageBytes = size;
+                b.latencyUs = v;
+                details = {{"count", t[1]}, {"type", t[2]}};
+                if (header.size() > 3 && header[3] == "redop")
+                    details["redop"] = t[3];
+            } else if (name == "busbw") {
+                b.gbps = v;
+            } else if (name == "algbw" || name == "#wrong" || name == "error") {
+                details[name == "error" ? "#wrong" : name]
+                    = v ? OrderedJson(*v) : OrderedJson(t[c]);
+            } else if (name == "root") {
+                details["root"] = *v;
+            }
+        }
+        flush();
+    }
+    finish(s, path, "nccl-tests", rows,
+           summary ? std::string() : "no \"Avg bus bandwidth\" line: the output may be cut short");
+}
+
+} // namespace clab::store

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace clab::store {
+
+// Anything wrong with the database itself (not an SQLite file, truncated, newer schema, disk
+// full). what() names the database file; the CLI prints it and exits with status 1.
+class StoreError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// One prepared statement, reused: reset() clears it for the next row. Values are only ever bound,
+// never pasted into SQL text.
+class Statement
+{
+public:
+    Statement(sqlite3 *db, const char *sql, const std::string &dbPath);
+    ~Statement();
+    Statement(const Statement &) = delete;
+    Statement &operator=(const Statement &) = delete;
+
+    Statement &bind(int index, const std::string &value);
+    Statement &bind(int index, double value);
+    Statement &bind(int index, std::int64_t value);
+    Statement &bind(int index, int value) { return bind(index, std::int64_t(value)); }
+    Statement &bindNull(int index);
+    Statement &bindText(int index, const std::string &value); // empty string becomes NULL
+    Statement &bind(int index, const std::optional<double> &value);
+    Statement &bind(int index, const std::optional<std::int64_t> &value);
+
+    bool step(); // true while a row is available
+    void run();  // steps once and resets: for INSERT, UPDATE, DELETE
+    void reset();
+
+    std::int64_t integer(int column) const;
+    double real(int column) const;
+    std::string text(int column) const;
+    bool isNull(int column) const;
+
+private:
+    sqlite3 *m_db;
+    sqlite3_stmt *m_stmt = nullptr;
+    std::string m_dbPath;
+};
+
+// Runs SQL without parameters (schema, pragmas, BEGIN/COMMIT); throws StoreError on failure.
+void execute(sqlite3 *db, const char *sql, const std::string &dbPath);
+
+} // namespace clab::store

@@ -1,0 +1,313 @@
+#include "store/store.h"
+
+#include "store/storeschema.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+
+namespace clab::store {
+
+namespace {
+
+std::string nowUtc()
+{
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buffer;
+}
+
+} // namespace
+
+Store::Store(std::string path)
+    : m_path(std::move(path))
+{
+    checkDatabaseFile(m_path);
+    if (sqlite3_open_v2(m_path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
+        != SQLITE_OK) {
+        const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+        sqlite3_close(m_db);
+        throw StoreError(m_path + ": cannot open: " + message);
+    }
+    try {
+        sqlite3_busy_timeout(m_db, 5000);
+        migrate(m_db, m_path);
+        // Only now that the file is known to be ours: WAL with synchronous=NORMAL makes an import
+        // one fsync at commit instead of one per page, and stays crash-safe (SQLite docs, "wal").
+        execute(m_db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+                m_path);
+    } catch (...) {
+        sqlite3_close(m_db);
+        throw;
+    }
+}
+
+Store::~Store()
+{
+    m_findSource.reset();
+    m_addSource.reset();
+    m_findSystem.reset();
+    m_addSystem.reset();
+    m_addRun.reset();
+    m_addBandwidth.reset();
+    sqlite3_close(m_db);
+}
+
+int Store::schemaVersion() const
+{
+    Statement s(m_db, "PRAGMA user_version", m_path);
+    return s.step() ? int(s.integer(0)) : 0;
+}
+
+void Store::begin()
+{
+    execute(m_db, "BEGIN IMMEDIATE", m_path);
+}
+
+void Store::commit()
+{
+    execute(m_db, "COMMIT", m_path);
+}
+
+void Store::rollback()
+{
+    if (!sqlite3_get_autocommit(m_db))
+        sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Store::savepoint()
+{
+    execute(m_db, "SAVEPOINT file_import", m_path);
+}
+
+void Store::releaseSavepoint()
+{
+    execute(m_db, "RELEASE file_import", m_path);
+}
+
+void Store::rollbackToSavepoint()
+{
+    execute(m_db, "ROLLBACK TO file_import; RELEASE file_import", m_path);
+}
+
+Statement &Store::cached(std::unique_ptr<Statement> &slot, const char *sql)
+{
+    if (!slot)
+        slot = std::make_unique<Statement>(m_db, sql, m_path);
+    return *slot;
+}
+
+std::optional<std::int64_t> Store::findSource(const std::string &sha256)
+{
+    Statement &s = cached(m_findSource, "SELECT id FROM sources WHERE sha256 = ?1");
+    s.bind(1, sha256);
+    std::optional<std::int64_t> id;
+    if (s.step())
+        id = s.integer(0);
+    s.reset();
+    return id;
+}
+
+std::int64_t Store::addSource(const Source &source)
+{
+    cached(m_addSource,
+           "INSERT INTO sources(path, sha256, kind, imported_at) VALUES(?1, ?2, ?3, ?4)")
+        .bind(1, source.path)
+        .bind(2, source.sha256)
+        .bind(3, source.kind)
+        .bind(4, nowUtc())
+        .run();
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+std::int64_t Store::addSystem(const SystemRecord &system, std::int64_t sourceId)
+{
+    Statement &find = cached(m_findSystem, "SELECT id FROM systems WHERE name = ?1 AND "
+                                           "submitter = ?2 AND description = ?3");
+    find.bind(1, system.name).bind(2, system.submitter).bind(3, system.description);
+    if (find.step()) {
+        const std::int64_t id = find.integer(0);
+        find.reset();
+        return id;
+    }
+    find.reset();
+    Statement &add
+        = cached(m_addSystem, "INSERT INTO systems(name, submitter, description, design, "
+                              "source_id) VALUES(?1, ?2, ?3, ?4, ?5)");
+    add.bind(1, system.name).bind(2, system.submitter).bind(3, system.description);
+    add.bindText(4, system.design);
+    if (sourceId > 0)
+        add.bind(5, sourceId);
+    else
+        add.bindNull(5);
+    add.run();
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+std::int64_t Store::addRun(const RunRecord &r, std::int64_t sourceId)
+{
+    Statement &s = cached(
+        m_addRun, "INSERT INTO runs(system_id, benchmark, metric, value, unit, "
+                  "global_batch_size, precision, framework, round, date, measured, tags, "
+                  "details, source_id, place) "
+                  "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+    if (r.systemId > 0)
+        s.bind(1, r.systemId);
+    else
+        s.bindNull(1);
+    s.bind(2, r.benchmark)
+        .bind(3, r.metric)
+        .bind(4, r.value)
+        .bind(5, r.unit)
+        .bind(6, r.globalBatch);
+    s.bindText(7, r.precision).bindText(8, r.framework).bindText(9, r.round).bindText(10, r.date);
+    s.bind(11, r.measured ? 1 : 0).bindText(12, r.tags).bindText(13, r.details);
+    s.bind(14, sourceId).bindText(15, r.place);
+    s.run();
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+std::int64_t Store::addBandwidth(const BandwidthRecord &b, std::int64_t sourceId)
+{
+    Statement &s = cached(
+        m_addBandwidth, "INSERT INTO bandwidth(system_id, tool, test, link, from_endpoint, "
+                        "to_endpoint, message_bytes, gbps, latency_us, details, source_id, place) "
+                        "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+    if (b.systemId > 0)
+        s.bind(1, b.systemId);
+    else
+        s.bindNull(1);
+    s.bind(2, b.tool).bind(3, b.test).bind(4, b.link).bindText(5, b.from).bindText(6, b.to);
+    s.bind(7, b.messageBytes).bind(8, b.gbps).bind(9, b.latencyUs).bindText(10, b.details);
+    s.bind(11, sourceId).bindText(12, b.place);
+    s.run();
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+std::int64_t Store::count(Table table)
+{
+    // Table names cannot be bound; they come from this fixed list, never from input.
+    const char *sql = table == Table::Sources   ? "SELECT count(*) FROM sources"
+                      : table == Table::Systems ? "SELECT count(*) FROM systems"
+                      : table == Table::Runs    ? "SELECT count(*) FROM runs"
+                                                : "SELECT count(*) FROM bandwidth";
+    Statement s(m_db, sql, m_path);
+    return s.step() ? s.integer(0) : 0;
+}
+
+std::vector<StoredRun> Store::runs(const std::string &benchmark)
+{
+    Statement s(
+        m_db,
+        "SELECT r.system_id, r.benchmark, r.metric, r.value, r.unit, r.global_batch_size, "
+        "r.precision, r.framework, r.round, r.date, r.measured, r.tags, r.details, r.place, "
+        "coalesce(y.name, ''), o.path, o.sha256, o.imported_at "
+        "FROM runs r JOIN sources o ON o.id = r.source_id "
+        "LEFT JOIN systems y ON y.id = r.system_id "
+        "WHERE ?1 = '' OR r.benchmark = ?1 ORDER BY r.id",
+        m_path);
+    s.bind(1, benchmark);
+    std::vector<StoredRun> out;
+    while (s.step()) {
+        StoredRun sr;
+        RunRecord &r = sr.run;
+        r.systemId = s.integer(0);
+        r.benchmark = s.text(1);
+        r.metric = s.text(2);
+        r.value = s.real(3);
+        r.unit = s.text(4);
+        if (!s.isNull(5))
+            r.globalBatch = s.integer(5);
+        r.precision = s.text(6);
+        r.framework = s.text(7);
+        r.round = s.text(8);
+        r.date = s.text(9);
+        r.measured = s.integer(10) != 0;
+        r.tags = s.text(11);
+        r.details = s.text(12);
+        r.place = s.text(13);
+        sr.system = s.text(14);
+        sr.sourcePath = s.text(15);
+        sr.sourceSha256 = s.text(16);
+        sr.importedAt = s.text(17);
+        out.push_back(std::move(sr));
+    }
+    return out;
+}
+
+std::vector<std::string> Store::systemNames()
+{
+    Statement s(m_db, "SELECT name FROM systems ORDER BY id", m_path);
+    std::vector<std::string> out;
+    while (s.step())
+        out.push_back(s.text(0));
+    return out;
+}
+
+std::vector<BandwidthRecord> Store::bandwidth(const std::string &tool)
+{
+    Statement s(m_db,
+                "SELECT coalesce(system_id, 0), tool, test, link, from_endpoint, to_endpoint, "
+                "message_bytes, gbps, latency_us, details, place FROM bandwidth "
+                "WHERE ?1 = '' OR tool = ?1 ORDER BY id",
+                m_path);
+    s.bind(1, tool);
+    std::vector<BandwidthRecord> out;
+    while (s.step()) {
+        BandwidthRecord b;
+        b.systemId = s.integer(0);
+        b.tool = s.text(1);
+        b.test = s.text(2);
+        b.link = s.text(3);
+        b.from = s.text(4);
+        b.to = s.text(5);
+        if (!s.isNull(6))
+            b.messageBytes = s.integer(6);
+        if (!s.isNull(7))
+            b.gbps = s.real(7);
+        if (!s.isNull(8))
+            b.latencyUs = s.real(8);
+        b.details = s.text(9);
+        b.place = s.text(10);
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
+Transaction::Transaction(Store &store)
+    : m_store(store)
+{
+    m_store.begin();
+}
+
+Transaction::~Transaction()
+{
+    if (m_open)
+        m_store.rollback();
+}
+
+void Transaction::commit()
+{
+    m_store.commit();
+    m_open = false;
+}
+
+std::string defaultStorePath()
+{
+    const char *xdg = std::getenv("XDG_DATA_HOME");
+    std::string base;
+    if (xdg && *xdg) {
+        base = xdg;
+    } else {
+        const char *home = std::getenv("HOME");
+        base = std::string(home ? home : ".") + "/.local/share";
+    }
+    return base + "/ComposeLab/experiments.sqlite";
+}
+
+} // namespace clab::store
