@@ -8,12 +8,17 @@
 #include "cluster/report.h"
 #include "fabric/analysis.h"
 #include "perf/fit.h"
+#include "store/import.h"
+#include "store/store.h"
 #include "util/csv.h"
 #include "util/fileio.h"
 #include "util/jsonreader.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -47,6 +52,40 @@ std::string referenceFile(const char *name)
             return path.string();
     }
     return {};
+}
+
+// A file in a scratch folder of this process, removed at exit.
+std::filesystem::path scratch(const std::string &name)
+{
+    static const std::filesystem::path dir = [] {
+        auto d = std::filesystem::temp_directory_path()
+                 / ("composelab-bench-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(d);
+        std::atexit([] {
+            std::error_code ec;
+            std::filesystem::remove_all(std::filesystem::temp_directory_path()
+                                            / ("composelab-bench-" + std::to_string(::getpid())),
+                                        ec);
+        });
+        return d;
+    }();
+    return dir / name;
+}
+
+// Imports a file into a new, empty store each time it runs.
+std::function<void()> importInto(const std::string &file)
+{
+    return [file] {
+        static int n = 0;
+        const auto db = scratch("store" + std::to_string(n++) + ".sqlite");
+        {
+            store::Store s(db.string());
+            store::importPaths(s, {file});
+        }
+        std::error_code ec;
+        for (const char *suffix : {"", "-wal", "-shm", "-journal"})
+            std::filesystem::remove(db.string() + suffix, ec);
+    };
 }
 
 std::vector<Benchmark> benchmarks()
@@ -100,6 +139,25 @@ std::vector<Benchmark> benchmarks()
              });
          }},
     };
+    list.push_back({"import_calibration_csv", "<= 1 s", [] {
+                        const std::string path = referenceFile("mlperf_training_calibration.csv");
+                        if (path.empty())
+                            return std::function<void()>();
+                        return importInto(path);
+                    }});
+    list.push_back({"import_100k", "<= 5 s", [] {
+                        // 100,000 runs of the generic CSV, written once; each run imports them
+                        // into a new store.
+                        const auto file = scratch("runs.csv");
+                        std::ofstream out(file);
+                        out << "system,benchmark,metric,value,unit,global_batch_size,precision,date\n";
+                        for (int i = 0; i < 100000; ++i)
+                            out << "system " << i % 50 << ",resnet,time_to_train,"
+                                << 20 + (i % 997) * 0.01 << ",min," << 256 * (1 + i % 8)
+                                << ",fp16,2024-01-0" << 1 + i % 9 << "\n";
+                        out.close();
+                        return importInto(file.string());
+                    }});
     for (const cluster::ClusterBenchmark &c : cluster::clusterBenchmarks()) {
         auto body = c.body;
         list.push_back({c.name, c.goal, [body] { return body; }});

@@ -11,7 +11,6 @@
 
 #include <QtTest>
 
-#include <chrono>
 #include <cmath>
 #include <functional>
 
@@ -53,7 +52,7 @@ private Q_SLOTS:
     void placementByHand();
     void placementWithFaults();
     void sortedBeatsGreedy();
-    void bigInstancesAreFast();
+    void benchBodiesRun();
 };
 
 void TestCluster::smallShapes_data()
@@ -416,17 +415,13 @@ void TestCluster::sortedBeatsGreedy()
     QCOMPARE(traceJobSizes(256, 64, 7), traceJobSizes(256, 64, 7));
 }
 
-void TestCluster::bigInstancesAreFast()
+void TestCluster::benchBodiesRun()
 {
-    // The two `composelab bench` bodies, once each, with a generous bound for a loaded machine
-    // (the goal is ≤ 1 s; see the report for medians).
-    for (const auto &b : clusterBenchmarks()) {
-        const auto t0 = std::chrono::steady_clock::now();
+    // The `composelab bench` bodies run to the end (their speed is measured there, not here).
+    const auto benchmarks = clusterBenchmarks();
+    QCOMPARE(benchmarks.size(), std::size_t(2));
+    for (const auto &b : benchmarks)
         b.body();
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        qInfo("%s: %.3f s", b.name, s);
-        QVERIFY2(s < 5, b.name);
-    }
 }
 
 QTEST_APPLESS_MAIN(TestCluster)

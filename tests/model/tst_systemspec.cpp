@@ -508,18 +508,10 @@ void TestSystemSpec::wholeCsv()
     const std::set<std::string> benchmarkSet = {"resnet", "bert", "ssd", "maskrcnn",
                                                 "unet3d", "rnnt", "dlrm"};
 
-    QElapsedTimer timer;
-    qint64 bestNs = std::numeric_limits<qint64>::max();
+    // Speed is measured by `composelab bench` (validate_calibration), not here.
     std::vector<perf::ParsedSystem> parsed;
-    for (int run = 0; run < 3; ++run) { // best of three: the build machine is shared
-        timer.start();
-        parsed.clear();
-        for (const auto &f : rows)
-            parsed.push_back(perf::parseMlperfSystem(f, cat));
-        bestNs = std::min(bestNs, timer.nsecsElapsed());
-    }
-    qDebug("parsed %zu rows in %.2f ms", rows.size(), bestNs / 1e6);
-    QVERIFY2(bestNs < 50'000'000, "the whole table must parse in well under 50 ms");
+    for (const auto &f : rows)
+        parsed.push_back(perf::parseMlperfSystem(f, cat));
 
     int eligible = 0, eligibleParsed = 0;
     std::map<std::string, int> reasons;
