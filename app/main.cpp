@@ -10,11 +10,11 @@ int main(int argc, char *argv[])
 {
     // A subcommand, or a first argument that is neither a design file nor an option of Qt's,
     // goes to the command line so that typos get a usage message instead of an empty window.
-    const bool looksLikeFile = argc > 1
-                               && (QFileInfo::exists(QString::fromLocal8Bit(argv[1]))
-                                   || QString::fromLocal8Bit(argv[1]).endsWith(QLatin1String(".clab")));
-    if (clab::cli::isCliInvocation(argc, argv)
-        || (argc > 1 && !looksLikeFile && argv[1][0] != '-'))
+    const bool looksLikeFile
+        = argc > 1
+          && (QFileInfo::exists(QString::fromLocal8Bit(argv[1]))
+              || QString::fromLocal8Bit(argv[1]).endsWith(QLatin1String(".clab")));
+    if (clab::cli::isCliInvocation(argc, argv) || (argc > 1 && !looksLikeFile && argv[1][0] != '-'))
         return clab::cli::run(argc, argv, std::cout, std::cerr);
 
     QApplication app(argc, argv);

@@ -119,7 +119,8 @@ void MainWindow::refresh()
             const workload::Workload *w = workload::Library::builtin().find(id);
             if (!platform.gpu || !w)
                 continue;
-            const auto precision = perf::parsePrecision(w->defaultPrecision).value_or(perf::Precision::Fp16);
+            const auto precision
+                = perf::parsePrecision(w->defaultPrecision).value_or(perf::Precision::Fp16);
             const int batch = perf::defaultGlobalBatch(*w, platform.gpusPerNode);
             rows.push_back({w->name, perf::predict(platform, *w, batch, precision,
                                                    perf::Calibration::builtin())});
@@ -142,8 +143,8 @@ void MainWindow::open()
         return;
     QSettings settings;
     const QString dir = settings.value(QStringLiteral("lastDirectory")).toString();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open design"), dir,
-                                                      tr("ComposeLab designs (*.clab);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open design"), dir, tr("ComposeLab designs (*.clab);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());

@@ -95,7 +95,8 @@ std::vector<Benchmark> benchmarks()
          [] {
              auto design = std::make_shared<design::Design>(design::seedTestbed());
              return std::function<void()>([design] {
-                 volatile auto n = fabric::analyze(*design, catalog::Catalog::builtin()).systems.size();
+                 volatile auto n
+                     = fabric::analyze(*design, catalog::Catalog::builtin()).systems.size();
                  (void)n;
              });
          }},
@@ -103,7 +104,8 @@ std::vector<Benchmark> benchmarks()
          [] {
              auto design = std::make_shared<design::Design>(design::generatePool(1000));
              return std::function<void()>([design] {
-                 volatile auto n = fabric::analyze(*design, catalog::Catalog::builtin()).systems.size();
+                 volatile auto n
+                     = fabric::analyze(*design, catalog::Catalog::builtin()).systems.size();
                  (void)n;
              });
          }},
@@ -116,8 +118,8 @@ std::vector<Benchmark> benchmarks()
                  fabric::analyze(*design, catalog::Catalog::builtin()));
              const workload::Workload *w = workload::Library::builtin().find("resnet50");
              return std::function<void()>([design, analysis, w] {
-                 const perf::Platform p = perf::platformOf(*design, *analysis, 0,
-                                                           catalog::Catalog::builtin());
+                 const perf::Platform p
+                     = perf::platformOf(*design, *analysis, 0, catalog::Catalog::builtin());
                  volatile double t = perf::predict(p, *w, 1632, perf::Precision::Fp16,
                                                    perf::Calibration::builtin())
                                          .stepS;
@@ -135,7 +137,8 @@ std::vector<Benchmark> benchmarks()
                  perf::addMlperfRows(CsvTable::parse(*text, path), set);
                  volatile double sum = 0;
                  for (const auto &r : set.rows)
-                     sum = sum + perf::predictObservation(r, perf::Calibration::builtin()).value_or(0);
+                     sum = sum
+                           + perf::predictObservation(r, perf::Calibration::builtin()).value_or(0);
              });
          }},
     };
@@ -145,19 +148,19 @@ std::vector<Benchmark> benchmarks()
                             return std::function<void()>();
                         return importInto(path);
                     }});
-    list.push_back({"import_100k", "<= 5 s", [] {
-                        // 100,000 runs of the generic CSV, written once; each run imports them
-                        // into a new store.
-                        const auto file = scratch("runs.csv");
-                        std::ofstream out(file);
-                        out << "system,benchmark,metric,value,unit,global_batch_size,precision,date\n";
-                        for (int i = 0; i < 100000; ++i)
-                            out << "system " << i % 50 << ",resnet,time_to_train,"
-                                << 20 + (i % 997) * 0.01 << ",min," << 256 * (1 + i % 8)
-                                << ",fp16,2024-01-0" << 1 + i % 9 << "\n";
-                        out.close();
-                        return importInto(file.string());
-                    }});
+    list.push_back(
+        {"import_100k", "<= 5 s", [] {
+             // 100,000 runs of the generic CSV, written once; each run imports them
+             // into a new store.
+             const auto file = scratch("runs.csv");
+             std::ofstream out(file);
+             out << "system,benchmark,metric,value,unit,global_batch_size,precision,date\n";
+             for (int i = 0; i < 100000; ++i)
+                 out << "system " << i % 50 << ",resnet,time_to_train," << 20 + (i % 997) * 0.01
+                     << ",min," << 256 * (1 + i % 8) << ",fp16,2024-01-0" << 1 + i % 9 << "\n";
+             out.close();
+             return importInto(file.string());
+         }});
     for (const cluster::ClusterBenchmark &c : cluster::clusterBenchmarks()) {
         auto body = c.body;
         list.push_back({c.name, c.goal, [body] { return body; }});
@@ -212,7 +215,8 @@ int benchCommand(const BenchOptions &options, std::ostream &out, std::ostream &e
 {
     std::vector<Result> results;
     for (const Benchmark &b : benchmarks()) {
-        if (!options.filter.empty() && std::string(b.name).find(options.filter) == std::string::npos)
+        if (!options.filter.empty()
+            && std::string(b.name).find(options.filter) == std::string::npos)
             continue;
         results.push_back(measure(b));
         if (results.back().runs == 0) {

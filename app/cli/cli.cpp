@@ -18,8 +18,8 @@ namespace {
 
 const std::set<std::string> &subcommands()
 {
-    static const std::set<std::string> names = {"analyze", "bench", "predict", "calibrate",
-                                                "validate", "topo", "import"};
+    static const std::set<std::string> names
+        = {"analyze", "bench", "predict", "calibrate", "validate", "topo", "import"};
     return names;
 }
 
@@ -30,8 +30,7 @@ bool isCliInvocation(int argc, const char *const *argv)
     if (argc < 2)
         return false;
     const std::string first = argv[1];
-    return subcommands().count(first) || first == "--help" || first == "-h"
-           || first == "--version";
+    return subcommands().count(first) || first == "--help" || first == "-h" || first == "--version";
 }
 
 int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
@@ -58,8 +57,9 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
         "predict", "Step time, throughput and time-to-train of a composed system for a benchmark");
     predictCmd->add_option("file", predict.file, "Design file (.clab)")->required();
     predictCmd->add_option("--system", predict.system, "Composed system (default: the first)");
-    predictCmd->add_option("--benchmark", predict.benchmark,
-                           "resnet50, bert_large, maskrcnn, ... (or MLPerf names: resnet, bert)")
+    predictCmd
+        ->add_option("--benchmark", predict.benchmark,
+                     "resnet50, bert_large, maskrcnn, ... (or MLPerf names: resnet, bert)")
         ->required();
     predictCmd->add_option("--global-batch", predict.globalBatch, "Global batch size")
         ->check(CLI::PositiveNumber);

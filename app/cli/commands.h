@@ -23,7 +23,7 @@ int benchCommand(const BenchOptions &options, std::ostream &out, std::ostream &e
 struct PredictOptions
 {
     std::string file;
-    std::string system;    // empty: the first composed system
+    std::string system; // empty: the first composed system
     std::string benchmark;
     int globalBatch = 0;   // 0: a default from the convergence table
     std::string precision; // empty: the benchmark's default

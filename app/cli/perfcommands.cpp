@@ -100,8 +100,8 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
     }
     const int gpus = platform.gpusPerNode * platform.nodes;
     const int batch = o.globalBatch > 0 ? o.globalBatch : perf::defaultGlobalBatch(*w, gpus);
-    perf::Prediction p = perf::predict(platform, *w, batch, *precision,
-                                       perf::Calibration::builtin());
+    perf::Prediction p
+        = perf::predict(platform, *w, batch, *precision, perf::Calibration::builtin());
     if (o.globalBatch <= 0)
         p.notes.push_back("global batch not given: used " + std::to_string(batch));
     p.notes.insert(p.notes.end(), platform.notes.begin(), platform.notes.end());

@@ -98,8 +98,8 @@ void printTable(const cluster::TopologyReport &r, const cluster::PriceTable &pri
     out << r.description << "\n";
     out << "  accelerators " << s.accelerators << ", switches " << s.switches << "\n";
     out << "  links: board " << s.links[0] << ", copper " << s.links[1] << ", optical "
-        << s.links[2] << " (switch ports used " << s.switchPortsUsed << " of "
-        << s.switchPortsTotal << ")\n";
+        << s.links[2] << " (switch ports used " << s.switchPortsUsed << " of " << s.switchPortsTotal
+        << ")\n";
     out << "  diameter " << r.diameter << " links\n";
     std::snprintf(buf, sizeof buf,
                   "  bisection %.0f GB/s (%s); injection %.0f GB/s, alltoall %.2f GB/s per "
@@ -142,13 +142,11 @@ int topoCommand(const TopoOptions &o, std::ostream &out, std::ostream &err)
             if (!(s > 0))
                 cluster::badParameter(o.kind, "sizes", "expected message sizes above 0 bytes");
         }
-        const cluster::PriceTable prices = o.prices.empty()
-                                               ? cluster::defaultPriceTable()
-                                               : cluster::readPriceTable(readTextFile(o.prices),
-                                                                         o.prices);
-        const auto report = cluster::reportOf(*topology, prices,
-                                              o.sizes.empty() ? cluster::defaultMessageSizes()
-                                                              : o.sizes);
+        const cluster::PriceTable prices
+            = o.prices.empty() ? cluster::defaultPriceTable()
+                               : cluster::readPriceTable(readTextFile(o.prices), o.prices);
+        const auto report = cluster::reportOf(
+            *topology, prices, o.sizes.empty() ? cluster::defaultMessageSizes() : o.sizes);
         if (o.json)
             out << toJson(report, prices).dump(2) << "\n";
         else

@@ -29,8 +29,8 @@ struct TopoOptions
     std::string dims = "32x32";
     // dragonfly
     int p = 4, a = 8, h = 4, groups = 0;
-    std::string prices;         // price table file; empty: the shipped one
-    std::vector<double> sizes;  // all-reduce message sizes in bytes; empty: 1 KiB .. 1 GiB
+    std::string prices;        // price table file; empty: the shipped one
+    std::vector<double> sizes; // all-reduce message sizes in bytes; empty: 1 KiB .. 1 GiB
     bool json = false;
 };
 

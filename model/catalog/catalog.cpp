@@ -23,17 +23,28 @@ int Chassis::switchCount() const
 const char *kindName(Kind kind)
 {
     switch (kind) {
-    case Kind::Gpu: return "GPU";
-    case Kind::Host: return "host";
-    case Kind::Nvme: return "NVMe drive";
-    case Kind::Nic: return "NIC";
-    case Kind::PcieSwitch: return "PCIe switch";
-    case Kind::Chassis: return "chassis";
-    case Kind::NetworkSwitch: return "network switch";
-    case Kind::NvSwitch: return "NVSwitch baseboard";
-    case Kind::NvlinkBridge: return "NVLink bridge";
-    case Kind::Link: return "link kind";
-    case Kind::Routing: return "routing";
+    case Kind::Gpu:
+        return "GPU";
+    case Kind::Host:
+        return "host";
+    case Kind::Nvme:
+        return "NVMe drive";
+    case Kind::Nic:
+        return "NIC";
+    case Kind::PcieSwitch:
+        return "PCIe switch";
+    case Kind::Chassis:
+        return "chassis";
+    case Kind::NetworkSwitch:
+        return "network switch";
+    case Kind::NvSwitch:
+        return "NVSwitch baseboard";
+    case Kind::NvlinkBridge:
+        return "NVLink bridge";
+    case Kind::Link:
+        return "link kind";
+    case Kind::Routing:
+        return "routing";
     }
     return "?";
 }
@@ -56,11 +67,16 @@ std::optional<LinkFamily> linkFamilyFromString(std::string_view text)
 const char *linkFamilyName(LinkFamily family)
 {
     switch (family) {
-    case LinkFamily::Pcie: return "pcie";
-    case LinkFamily::Nvlink: return "nvlink";
-    case LinkFamily::Infiniband: return "infiniband";
-    case LinkFamily::Ethernet: return "ethernet";
-    case LinkFamily::Socket: return "socket";
+    case LinkFamily::Pcie:
+        return "pcie";
+    case LinkFamily::Nvlink:
+        return "nvlink";
+    case LinkFamily::Infiniband:
+        return "infiniband";
+    case LinkFamily::Ethernet:
+        return "ethernet";
+    case LinkFamily::Socket:
+        return "socket";
     }
     return "?";
 }
@@ -138,17 +154,28 @@ const Entry *Catalog::entry(std::string_view id) const
     if (!kind)
         return nullptr;
     switch (*kind) {
-    case Kind::Gpu: return gpu(id);
-    case Kind::Host: return host(id);
-    case Kind::Nvme: return nvme(id);
-    case Kind::Nic: return nic(id);
-    case Kind::PcieSwitch: return pcieSwitch(id);
-    case Kind::Chassis: return chassis(id);
-    case Kind::NetworkSwitch: return networkSwitch(id);
-    case Kind::NvSwitch: return nvSwitch(id);
-    case Kind::NvlinkBridge: return nvlinkBridge(id);
-    case Kind::Link: return link(id);
-    case Kind::Routing: return &m_routing;
+    case Kind::Gpu:
+        return gpu(id);
+    case Kind::Host:
+        return host(id);
+    case Kind::Nvme:
+        return nvme(id);
+    case Kind::Nic:
+        return nic(id);
+    case Kind::PcieSwitch:
+        return pcieSwitch(id);
+    case Kind::Chassis:
+        return chassis(id);
+    case Kind::NetworkSwitch:
+        return networkSwitch(id);
+    case Kind::NvSwitch:
+        return nvSwitch(id);
+    case Kind::NvlinkBridge:
+        return nvlinkBridge(id);
+    case Kind::Link:
+        return link(id);
+    case Kind::Routing:
+        return &m_routing;
     }
     return nullptr;
 }

@@ -128,18 +128,17 @@ Chassis readChassis(ObjectReader &r)
         r.fail("switchOfSlot", "expected one switch index per slot (" + std::to_string(c.slots)
                                    + "), found " + std::to_string(c.switchOfSlot.size()));
     if (c.switchOfHostPort.size() != static_cast<std::size_t>(c.hostPorts))
-        r.fail("switchOfHostPort", "expected one switch index per host port ("
-                                       + std::to_string(c.hostPorts) + ")");
+        r.fail("switchOfHostPort",
+               "expected one switch index per host port (" + std::to_string(c.hostPorts) + ")");
     const Json &links = r.array("interSwitch");
     // Switches are numbered from 0; a central switch may appear only in interSwitch.
     const int switches = 64;
     for (std::size_t i = 0; i < links.size(); ++i) {
         const Json &l = links[i];
-        const bool ok = l.is_array() && l.size() == 3 && l[0].is_number_integer()
-                        && l[1].is_number_integer() && l[2].is_number_integer()
-                        && l[0].get<int>() >= 0 && l[0].get<int>() < switches
-                        && l[1].get<int>() >= 0 && l[1].get<int>() < switches
-                        && l[2].get<int>() > 0;
+        const bool ok
+            = l.is_array() && l.size() == 3 && l[0].is_number_integer() && l[1].is_number_integer()
+              && l[2].is_number_integer() && l[0].get<int>() >= 0 && l[0].get<int>() < switches
+              && l[1].get<int>() >= 0 && l[1].get<int>() < switches && l[2].get<int>() > 0;
         if (!ok)
             throw InputError(r.file(), "at " + childPointer(r.pointer("interSwitch"), i),
                              "expected [switch a, switch b, lanes] with switch indices below "
@@ -218,8 +217,8 @@ Routing readRouting(ObjectReader &r)
 }
 
 template<typename T, typename Read>
-void readSection(const Json &array, const std::string &pointer, const std::string &file,
-                 Read read, Kind kind, std::map<std::string, T, std::less<>> &into,
+void readSection(const Json &array, const std::string &pointer, const std::string &file, Read read,
+                 Kind kind, std::map<std::string, T, std::less<>> &into,
                  std::map<std::string, Kind, std::less<>> &kinds,
                  std::map<std::string, std::string, std::less<>> &files)
 {
@@ -232,8 +231,8 @@ void readSection(const Json &array, const std::string &pointer, const std::strin
         r.finish();
         if (kinds.count(entry.id))
             throw InputError(file, "at " + r.pointer("id"),
-                             "duplicate catalog id \"" + entry.id + "\" (also in "
-                                 + files[entry.id] + ")");
+                             "duplicate catalog id \"" + entry.id + "\" (also in " + files[entry.id]
+                                 + ")");
         kinds[entry.id] = kind;
         files[entry.id] = file;
         into.emplace(entry.id, std::move(entry));
@@ -260,13 +259,13 @@ void Catalog::addFile(std::string_view text, const std::string &fileName)
         else if (key == "nics")
             readSection(v, ptr, fileName, readNic, Kind::Nic, m_nics, m_kinds, m_files);
         else if (key == "pcieSwitches")
-            readSection(v, ptr, fileName, readPcieSwitch, Kind::PcieSwitch, m_pcieSwitches,
-                        m_kinds, m_files);
+            readSection(v, ptr, fileName, readPcieSwitch, Kind::PcieSwitch, m_pcieSwitches, m_kinds,
+                        m_files);
         else if (key == "chassis")
             readSection(v, ptr, fileName, readChassis, Kind::Chassis, m_chassis, m_kinds, m_files);
         else if (key == "networkSwitches")
-            readSection(v, ptr, fileName, readNetworkSwitch, Kind::NetworkSwitch,
-                        m_networkSwitches, m_kinds, m_files);
+            readSection(v, ptr, fileName, readNetworkSwitch, Kind::NetworkSwitch, m_networkSwitches,
+                        m_kinds, m_files);
         else if (key == "nvswitches")
             readSection(v, ptr, fileName, readNvSwitch, Kind::NvSwitch, m_nvSwitches, m_kinds,
                         m_files);

@@ -17,8 +17,8 @@ double torusAllreduceSeconds(double bytes, int k, double linkBytesPerS)
 
 double twoRingsAllreduceSeconds(double bytes, long long n, double linkBytesPerS)
 {
-    return 2.0 * double(n - 1) * alphaSeconds(1) + (double(n - 1) / double(n)) * (bytes / 2)
-                                                       / linkBytesPerS;
+    return 2.0 * double(n - 1) * alphaSeconds(1)
+           + (double(n - 1) / double(n)) * (bytes / 2) / linkBytesPerS;
 }
 
 namespace {
@@ -40,8 +40,8 @@ double hierarchicalSeconds(const Topology &t, double bytes)
     const long long d = std::min<long long>(t.leafDown, n);
     const long long leaves = (n + d - 1) / d;
     // Reduce-scatter and all-gather among the leaf's d accelerators (acc → leaf → acc: 2 links).
-    double T = d > 1 ? 2.0 * double(d - 1) * alphaSeconds(2) + 2.0 * double(d - 1) / double(d)
-                                                                   * bytes / inj
+    double T = d > 1 ? 2.0 * double(d - 1) * alphaSeconds(2)
+                           + 2.0 * double(d - 1) / double(d) * bytes / inj
                      : 0;
     if (leaves > 1) {
         // d rings of 1/d shards across the leaves; they share the leaf's u up-links per plane.

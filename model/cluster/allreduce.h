@@ -21,8 +21,8 @@ struct AllreducePoint
 {
     double bytes = 0;
     double seconds = 0;
-    double GBps = 0;        // S / T ("algorithm bandwidth")
-    std::string algorithm;  // the fastest applicable one at this size
+    double GBps = 0;       // S / T ("algorithm bandwidth")
+    std::string algorithm; // the fastest applicable one at this size
 };
 
 // The fitting algorithms per family, the fastest at each size:

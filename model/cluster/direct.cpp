@@ -41,12 +41,15 @@ Topology torus(const std::vector<int> &userDims)
 {
     const std::string kind = "torus";
     if (userDims.size() != 2 && userDims.size() != 3)
-        badParameter(kind, "dims", "expected 2 or 3 dimensions (e.g. 32x32 or 8x8x8), got "
-                                       + std::to_string(userDims.size()));
+        badParameter(kind, "dims",
+                     "expected 2 or 3 dimensions (e.g. 32x32 or 8x8x8), got "
+                         + std::to_string(userDims.size()));
     for (int k : userDims) {
         if (k < 3)
-            badParameter(kind, "dims", "expected at least 3 routers in every dimension (to "
-                                       "close a ring), got " + dimsText(userDims));
+            badParameter(kind, "dims",
+                         "expected at least 3 routers in every dimension (to "
+                         "close a ring), got "
+                             + dimsText(userDims));
     }
     if (product(userDims) > 4'000'000)
         badParameter(kind, "dims", "at most 4 million accelerators, got " + dimsText(userDims));
@@ -87,12 +90,12 @@ Topology hyperX(const std::vector<int> &userDims)
 {
     const std::string kind = "hyperx";
     if (userDims.size() != 2)
-        badParameter(kind, "dims", "expected 2 dimensions (e.g. 32x32), got "
-                                       + std::to_string(userDims.size()));
+        badParameter(kind, "dims",
+                     "expected 2 dimensions (e.g. 32x32), got " + std::to_string(userDims.size()));
     for (int k : userDims) {
         if (k < 2)
-            badParameter(kind, "dims", "every dimension needs at least 2 routers, got "
-                                           + dimsText(userDims));
+            badParameter(kind, "dims",
+                         "every dimension needs at least 2 routers, got " + dimsText(userDims));
     }
     if (product(userDims) > 1'000'000)
         badParameter(kind, "dims", "at most a million routers, got " + dimsText(userDims));
@@ -126,7 +129,7 @@ Topology hyperX(const std::vector<int> &userDims)
     const double sideA = double(n / k1) * (k1 / 2);
     const double routerCut = double(n / k1) * (k1 / 2) * (k1 - k1 / 2);
     t.bisectionLinksClosedForm = std::min(sideA, routerCut); // accelerator links or router links
-    t.diameterSources = {0}; // vertex-transitive
+    t.diameterSources = {0};                                 // vertex-transitive
     t.levels = 1;
     t.description = "2D HyperX " + dimsText(userDims) + ", radix " + std::to_string(radix);
     return t;

@@ -18,8 +18,9 @@ Topology dragonfly(const DragonflyParams &pr)
     const int maxGroups = pr.a * pr.h + 1;
     const int g = pr.groups == 0 ? maxGroups : pr.groups;
     if (g < 2 || g > maxGroups)
-        badParameter(kind, "groups", "expected 2 to a*h+1 = " + std::to_string(maxGroups)
-                                         + " groups, got " + std::to_string(g));
+        badParameter(kind, "groups",
+                     "expected 2 to a*h+1 = " + std::to_string(maxGroups) + " groups, got "
+                         + std::to_string(g));
     const long long n64 = 1LL * g * pr.a * pr.p;
     if (n64 > 4'000'000)
         badParameter(kind, "groups", "at most 4 million accelerators, got " + std::to_string(n64));
@@ -68,8 +69,8 @@ Topology dragonfly(const DragonflyParams &pr)
     t.side.assign(std::size_t(n), 0);
     for (int v = half * t.groupSize; v < n; ++v)
         t.side[std::size_t(v)] = 1;
-    t.bisectionLinksClosedForm = std::min(double(m) * half * (g - half),
-                                          double(half) * t.groupSize);
+    t.bisectionLinksClosedForm
+        = std::min(double(m) * half * (g - half), double(half) * t.groupSize);
     // Groups are alike under the arrangement's rotation only for g = a·h+1; take the first
     // accelerator of every router of group 0 and of the last group.
     for (int r = 0; r < pr.a; ++r) {

@@ -40,14 +40,17 @@ Topology fatTree(const FatTreeParams &pr)
     const std::string kind = "fattree";
     requirePositive(kind, "endpoints", pr.endpoints);
     if (pr.radix < 4 || pr.radix % 2)
-        badParameter(kind, "radix", "expected an even switch radix of at least 4, got "
-                                        + std::to_string(pr.radix));
+        badParameter(kind, "radix",
+                     "expected an even switch radix of at least 4, got "
+                         + std::to_string(pr.radix));
     if (pr.taper < 1 || pr.taper >= pr.radix)
-        badParameter(kind, "taper", "expected a taper from 1 (nonblocking) to radix-1, got "
-                                        + std::to_string(pr.taper));
+        badParameter(kind, "taper",
+                     "expected a taper from 1 (nonblocking) to radix-1, got "
+                         + std::to_string(pr.taper));
     if (pr.levels < 0 || pr.levels > 3)
-        badParameter(kind, "levels", "expected 1 to 3 levels (or 0 for automatic), got "
-                                         + std::to_string(pr.levels));
+        badParameter(kind, "levels",
+                     "expected 1 to 3 levels (or 0 for automatic), got "
+                         + std::to_string(pr.levels));
     const int R = pr.radix, N = pr.endpoints;
     const int u = pr.taper == 1 ? R / 2 : R / (pr.taper + 1);
     const int d = pr.taper == 1 ? R / 2 : pr.taper * u;
@@ -96,7 +99,7 @@ Topology fatTree(const FatTreeParams &pr)
             const int podLeaves = R / 2;
             const int pods = (leaves + podLeaves - 1) / podLeaves;
             std::vector<std::vector<Vertex>> group(static_cast<size_t>(u));
-            
+
             for (int p = 0; p < pods; ++p) {
                 const int first = p * podLeaves;
                 const int inPod = std::min(podLeaves, leaves - first);
@@ -146,16 +149,18 @@ Topology railFatTree(const RailParams &pr)
     requirePositive(kind, "servers", pr.servers);
     requirePositive(kind, "per-server", pr.perServer);
     if (pr.radix < 4 || pr.radix % 2)
-        badParameter(kind, "radix", "expected an even switch radix of at least 4, got "
-                                        + std::to_string(pr.radix));
+        badParameter(kind, "radix",
+                     "expected an even switch radix of at least 4, got "
+                         + std::to_string(pr.radix));
     const int R = pr.radix, half = R / 2;
     const int leavesPerRail = (pr.servers + half - 1) / half;
     const int leaves = leavesPerRail * pr.perServer;
     if (leaves > R)
         badParameter(kind, "servers",
-                     "expected at most " + std::to_string(R) + " rail leaves (what a two-level "
-                         "spine of radix " + std::to_string(R) + " joins), got "
-                         + std::to_string(leaves));
+                     "expected at most " + std::to_string(R)
+                         + " rail leaves (what a two-level "
+                           "spine of radix "
+                         + std::to_string(R) + " joins), got " + std::to_string(leaves));
     const int N = pr.servers * pr.perServer;
     Topology t;
     t.family = Family::RailFatTree;

@@ -49,7 +49,7 @@ Topology hyperX(const std::vector<int> &dims);
 
 struct HammingMeshParams
 {
-    int a = 2, b = 2; // board of a×b accelerators (2D mesh on the board)
+    int a = 2, b = 2;   // board of a×b accelerators (2D mesh on the board)
     int x = 16, y = 16; // grid of x×y boards
     int radix = 64;
 };

@@ -11,14 +11,17 @@ Topology hammingMesh(const HammingMeshParams &pr)
 {
     const std::string kind = "hammingmesh";
     if (pr.a <= 0 || pr.b <= 0)
-        badParameter(kind, "board", "expected a board of a×b accelerators with a, b ≥ 1, got "
-                                        + std::to_string(pr.a) + "x" + std::to_string(pr.b));
+        badParameter(kind, "board",
+                     "expected a board of a×b accelerators with a, b ≥ 1, got "
+                         + std::to_string(pr.a) + "x" + std::to_string(pr.b));
     if (pr.x <= 0 || pr.y <= 0)
-        badParameter(kind, "grid", "expected a grid of x×y boards with x, y ≥ 1, got "
-                                       + std::to_string(pr.x) + "x" + std::to_string(pr.y));
+        badParameter(kind, "grid",
+                     "expected a grid of x×y boards with x, y ≥ 1, got " + std::to_string(pr.x)
+                         + "x" + std::to_string(pr.y));
     if (pr.radix < 4 || pr.radix % 2)
-        badParameter(kind, "radix", "expected an even switch radix of at least 4, got "
-                                        + std::to_string(pr.radix));
+        badParameter(kind, "radix",
+                     "expected an even switch radix of at least 4, got "
+                         + std::to_string(pr.radix));
     const long long n64 = 1LL * pr.a * pr.b * pr.x * pr.y;
     if (n64 > 4'000'000)
         badParameter(kind, "grid", "at most 4 million accelerators, got " + std::to_string(n64));

@@ -88,10 +88,10 @@ double maxFlowCutLinks(const Topology &t)
     using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
     using FlowGraph = boost::adjacency_list<
         boost::vecS, boost::vecS, boost::directedS, boost::no_property,
-        boost::property<boost::edge_capacity_t, long,
-                        boost::property<boost::edge_residual_capacity_t, long,
-                                        boost::property<boost::edge_reverse_t,
-                                                        Traits::edge_descriptor>>>>;
+        boost::property<
+            boost::edge_capacity_t, long,
+            boost::property<boost::edge_residual_capacity_t, long,
+                            boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
     const Graph &g = t.graph;
     const std::size_t n = boost::num_vertices(g);
     FlowGraph f(n + 2);

@@ -14,8 +14,8 @@ struct Structure
     long long switches = 0;
     std::array<long long, kLinkKinds> links{}; // by LinkKind
     long long switchPortsUsed = 0;
-    long long switchPortsTotal = 0;      // radix × switches: what is bought
-    long long acceleratorPortsUsed = 0;  // network ports (board traces included)
+    long long switchPortsTotal = 0;     // radix × switches: what is bought
+    long long acceleratorPortsUsed = 0; // network ports (board traces included)
     long long totalLinks() const { return links[0] + links[1] + links[2]; }
 };
 Structure structureOf(const Topology &t);

@@ -36,10 +36,9 @@ struct Occupancy
         sum.assign(std::size_t((x + 1) * (y + 1)), 0);
         for (int r = 0; r < x; ++r) {
             for (int c = 0; c < y; ++c)
-                sum[std::size_t((r + 1) * (y + 1) + c + 1)] = taken[std::size_t(r * y + c)]
-                                                              + sum[std::size_t(r * (y + 1) + c + 1)]
-                                                              + sum[std::size_t((r + 1) * (y + 1) + c)]
-                                                              - sum[std::size_t(r * (y + 1) + c)];
+                sum[std::size_t((r + 1) * (y + 1) + c + 1)]
+                    = taken[std::size_t(r * y + c)] + sum[std::size_t(r * (y + 1) + c + 1)]
+                      + sum[std::size_t((r + 1) * (y + 1) + c)] - sum[std::size_t(r * (y + 1) + c)];
         }
     }
     bool isFree(int r, int c, int h, int w) const
@@ -99,8 +98,8 @@ std::vector<std::pair<int, int>> blockShapes(int boards, int x, int y)
 PlacementResult placeJobs(int x, int y, const std::vector<int> &jobBoards, PlacementPolicy policy,
                           const std::vector<std::uint8_t> &faulty)
 {
-    Occupancy occ{x, y, faulty.empty() ? std::vector<std::uint8_t>(std::size_t(x * y), 0) : faulty,
-                  {}};
+    Occupancy occ{
+        x, y, faulty.empty() ? std::vector<std::uint8_t>(std::size_t(x * y), 0) : faulty, {}};
     occ.rebuild();
     PlacementResult res;
     res.healthyBoards = std::count(occ.taken.begin(), occ.taken.end(), std::uint8_t(0));

@@ -39,8 +39,8 @@ Graph acceleratorsOnly(int count)
     return Graph(static_cast<std::size_t>(count));
 }
 
-int addTree(Graph &g, const std::vector<Vertex> &endpoints, int radix, LinkKind down,
-            LinkKind up, const std::string &kind, const std::string &what)
+int addTree(Graph &g, const std::vector<Vertex> &endpoints, int radix, LinkKind down, LinkKind up,
+            const std::string &kind, const std::string &what)
 {
     const int p = static_cast<int>(endpoints.size());
     if (p <= radix) {
@@ -55,9 +55,9 @@ int addTree(Graph &g, const std::vector<Vertex> &endpoints, int radix, LinkKind 
     // up-links, i.e. E ≤ R: p ≤ R²/2 ports.
     if (edges > radix)
         badParameter(kind, what,
-                     "a tree of " + std::to_string(p) + " ports needs more than two levels of radix-"
-                         + std::to_string(radix) + " switches (at most "
-                         + std::to_string(radix * half) + " ports)");
+                     "a tree of " + std::to_string(p)
+                         + " ports needs more than two levels of radix-" + std::to_string(radix)
+                         + " switches (at most " + std::to_string(radix * half) + " ports)");
     const int cores = (edges * half + radix - 1) / radix;
     std::vector<Vertex> core(static_cast<std::size_t>(cores));
     std::vector<Vertex> edge(static_cast<std::size_t>(edges));

@@ -45,7 +45,7 @@ struct Topology
     std::string description; // "Hx2Mesh, 16x16 boards of 2x2", ...
     Graph graph;             // vertices [0, accelerators) are the accelerators
     int accelerators = 0;
-    int planes = 1;             // identical copies of `graph` (switched networks: 4)
+    int planes = 1;              // identical copies of `graph` (switched networks: 4)
     int portsPerAccelerator = 4; // network ports over all planes; injection = ports × linkGBps
     double linkGBps = 50;        // per direction: 400 Gb/s (DOMAIN.md §5)
 
@@ -58,10 +58,10 @@ struct Topology
     std::vector<Vertex> diameterSources;
 
     // Shape numbers the collective and bandwidth formulas need.
-    std::vector<int> dims;       // torus/HyperX sizes; HammingMesh {a, b, x, y}
-    int leafDown = 0;            // fat trees: accelerators per leaf switch
-    int leafUp = 0;              //            uplinks per leaf switch
-    int levels = 1;              //            switch levels
+    std::vector<int> dims; // torus/HyperX sizes; HammingMesh {a, b, x, y}
+    int leafDown = 0;      // fat trees: accelerators per leaf switch
+    int leafUp = 0;        //            uplinks per leaf switch
+    int levels = 1;        //            switch levels
     int groups = 0, groupSize = 0, globalLinksPerPair = 0; // Dragonfly: g, a·p, links per pair
 
     double injectionGBps() const { return portsPerAccelerator * linkGBps; }
@@ -78,8 +78,8 @@ Graph acceleratorsOnly(int count); // a graph holding `count` accelerator vertic
 // accelerator may appear twice). Links to accelerators are `down`, switch-switch links `up`.
 // Returns the number of switch levels (1 or 2); more than two levels is an InputError naming
 // `what`.
-int addTree(Graph &g, const std::vector<Vertex> &endpoints, int radix, LinkKind down,
-            LinkKind up, const std::string &kind, const std::string &what);
+int addTree(Graph &g, const std::vector<Vertex> &endpoints, int radix, LinkKind down, LinkKind up,
+            const std::string &kind, const std::string &what);
 
 // "4x4" → {4, 4}; "8x8x8" → {8, 8, 8}. Throws InputError naming `kind` and `parameter`.
 std::vector<int> parseDims(const std::string &text, const std::string &kind,

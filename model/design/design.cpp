@@ -9,8 +9,8 @@ namespace {
 template<typename T>
 const T *findById(const std::vector<T> &items, std::string_view id)
 {
-    const auto it = std::find_if(items.begin(), items.end(),
-                                 [&](const T &item) { return item.id == id; });
+    const auto it
+        = std::find_if(items.begin(), items.end(), [&](const T &item) { return item.id == id; });
     return it == items.end() ? nullptr : &*it;
 }
 

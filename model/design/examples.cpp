@@ -37,13 +37,13 @@ Design generatePool(int devices)
         for (int h = 0; h < 4 && made < devices; ++h) {
             const std::string host = ch + "-host" + std::to_string(h);
             d.hosts.push_back({host, "epyc-7742-2s", {}});
-            d.links.push_back({host + "/cpu" + std::to_string(h % 2), ch + "/up" + std::to_string(h),
-                               "pcie4x16", 1});
+            d.links.push_back({host + "/cpu" + std::to_string(h % 2),
+                               ch + "/up" + std::to_string(h), "pcie4x16", 1});
             System s{host + "-system", host, {}};
             for (int k = 0; k < 4 && made < devices; ++k, ++made) {
                 const std::string id = ch + "-d" + std::to_string(4 * h + k);
-                const char *model = k < 3 ? "A100-PCIe-40GB"
-                                          : (h % 2 ? "cx6-hdr-1p" : "samsung-pm1733-3.84tb");
+                const char *model
+                    = k < 3 ? "A100-PCIe-40GB" : (h % 2 ? "cx6-hdr-1p" : "samsung-pm1733-3.84tb");
                 d.devices.push_back({id, model, {}, ch, 4 * h + k});
                 s.devices.push_back(id);
             }

@@ -53,15 +53,24 @@ bool parsePort(const std::string &port, const char *prefix, int &index)
 const char *portKindName(PortKind k)
 {
     switch (k) {
-    case PortKind::None: return "nothing";
-    case PortKind::HostSocket: return "a host socket";
-    case PortKind::ChassisPort: return "a chassis host port";
-    case PortKind::PcieSwitch: return "a PCIe switch";
-    case PortKind::NetworkSwitch: return "a network switch";
-    case PortKind::NvSwitch: return "an NVSwitch";
-    case PortKind::Gpu: return "a GPU";
-    case PortKind::Nvme: return "an NVMe drive";
-    case PortKind::Nic: return "a NIC";
+    case PortKind::None:
+        return "nothing";
+    case PortKind::HostSocket:
+        return "a host socket";
+    case PortKind::ChassisPort:
+        return "a chassis host port";
+    case PortKind::PcieSwitch:
+        return "a PCIe switch";
+    case PortKind::NetworkSwitch:
+        return "a network switch";
+    case PortKind::NvSwitch:
+        return "an NVSwitch";
+    case PortKind::Gpu:
+        return "a GPU";
+    case PortKind::Nvme:
+        return "an NVMe drive";
+    case PortKind::Nic:
+        return "a NIC";
     }
     return "?";
 }
@@ -83,10 +92,15 @@ bool pcieCompatible(PortKind a, PortKind b)
     if (!isPcieUpstream(a))
         return false; // device to device, or something that has no PCIe port
     switch (a) {
-    case PortKind::HostSocket: return b == PortKind::ChassisPort || b == PortKind::PcieSwitch || isDevice(b);
-    case PortKind::PcieSwitch: return b == PortKind::PcieSwitch || b == PortKind::ChassisPort || b == PortKind::HostSocket || isDevice(b);
-    case PortKind::ChassisPort: return b == PortKind::HostSocket || b == PortKind::PcieSwitch;
-    default: return false;
+    case PortKind::HostSocket:
+        return b == PortKind::ChassisPort || b == PortKind::PcieSwitch || isDevice(b);
+    case PortKind::PcieSwitch:
+        return b == PortKind::PcieSwitch || b == PortKind::ChassisPort || b == PortKind::HostSocket
+               || isDevice(b);
+    case PortKind::ChassisPort:
+        return b == PortKind::HostSocket || b == PortKind::PcieSwitch;
+    default:
+        return false;
     }
 }
 
@@ -131,8 +145,10 @@ private:
             note(dev.id);
         for (const auto &[id, n] : seen) {
             if (n > 1)
-                add(Severity::Error, "id " + quote(id) + " is used by " + std::to_string(n)
-                                         + " items; ids must be unique", {id});
+                add(Severity::Error,
+                    "id " + quote(id) + " is used by " + std::to_string(n)
+                        + " items; ids must be unique",
+                    {id});
         }
     }
 
@@ -143,13 +159,15 @@ private:
         if (kind && std::find(kinds.begin(), kinds.end(), *kind) != kinds.end())
             return;
         if (kind) {
-            add(Severity::Error, quote(id) + " is a " + what + ", but its model " + quote(model)
-                                     + " is a " + catalog::kindName(*kind) + " in the catalog",
+            add(Severity::Error,
+                quote(id) + " is a " + what + ", but its model " + quote(model) + " is a "
+                    + catalog::kindName(*kind) + " in the catalog",
                 {id});
             return;
         }
-        add(Severity::Error, quote(id) + ": unknown " + what + " model " + quote(model)
-                                 + joinSuggestions(m_c.suggest(model, kinds)),
+        add(Severity::Error,
+            quote(id) + ": unknown " + what + " model " + quote(model)
+                + joinSuggestions(m_c.suggest(model, kinds)),
             {id});
     }
 
@@ -160,8 +178,7 @@ private:
         for (const auto &c : m_d.chassis)
             model(c.id, c.model, {Kind::Chassis}, "chassis");
         for (const auto &s : m_d.switches)
-            model(s.id, s.model, {Kind::PcieSwitch, Kind::NetworkSwitch, Kind::NvSwitch},
-                  "switch");
+            model(s.id, s.model, {Kind::PcieSwitch, Kind::NetworkSwitch, Kind::NvSwitch}, "switch");
         for (const auto &dev : m_d.devices)
             model(dev.id, dev.model, {Kind::Gpu, Kind::Nvme, Kind::Nic}, "device");
     }
@@ -175,30 +192,36 @@ private:
                 continue;
             const Chassis *ch = m_index.chassis(dev.chassis);
             if (!ch) {
-                add(Severity::Error, quote(dev.id) + " sits in chassis " + quote(dev.chassis)
-                                         + ", which is not in the design", {dev.id});
+                add(Severity::Error,
+                    quote(dev.id) + " sits in chassis " + quote(dev.chassis)
+                        + ", which is not in the design",
+                    {dev.id});
                 continue;
             }
             const catalog::Chassis *spec = m_c.chassis(ch->model);
             ++counts[ch->id];
             if (spec && (dev.slot < 0 || dev.slot >= spec->slots)) {
-                add(Severity::Error, quote(dev.id) + " is in slot " + std::to_string(dev.slot)
-                                         + " of " + quote(ch->id) + ", which has slots 0 to "
-                                         + std::to_string(spec->slots - 1), {dev.id, ch->id});
+                add(Severity::Error,
+                    quote(dev.id) + " is in slot " + std::to_string(dev.slot) + " of "
+                        + quote(ch->id) + ", which has slots 0 to "
+                        + std::to_string(spec->slots - 1),
+                    {dev.id, ch->id});
                 continue;
             }
             auto [it, inserted] = filled[ch->id].emplace(dev.slot, dev.id);
             if (!inserted)
-                add(Severity::Error, "slot " + std::to_string(dev.slot) + " of " + quote(ch->id)
-                                         + " is filled twice: by " + quote(it->second) + " and "
-                                         + quote(dev.id), {it->second, dev.id, ch->id});
+                add(Severity::Error,
+                    "slot " + std::to_string(dev.slot) + " of " + quote(ch->id)
+                        + " is filled twice: by " + quote(it->second) + " and " + quote(dev.id),
+                    {it->second, dev.id, ch->id});
         }
         for (const auto &ch : m_d.chassis) {
             const catalog::Chassis *spec = m_c.chassis(ch.model);
             if (spec && counts[ch.id] > spec->slots)
-                add(Severity::Error, quote(ch.id) + " holds " + std::to_string(counts[ch.id])
-                                         + " devices but a " + spec->name + " has only "
-                                         + std::to_string(spec->slots) + " slots", {ch.id});
+                add(Severity::Error,
+                    quote(ch.id) + " holds " + std::to_string(counts[ch.id]) + " devices but a "
+                        + spec->name + " has only " + std::to_string(spec->slots) + " slots",
+                    {ch.id});
         }
         checkChassisSwitchLanes(filled);
     }
@@ -213,7 +236,8 @@ private:
             std::vector<int> lanes(spec->switchCount(), 0);
             if (auto it = filled.find(ch.id); it != filled.end()) {
                 for (const auto &[slot, devId] : it->second)
-                    lanes[spec->switchOfSlot[slot]] += std::min(spec->slotLanes, deviceLanes(devId));
+                    lanes[spec->switchOfSlot[slot]]
+                        += std::min(spec->slotLanes, deviceLanes(devId));
             }
             for (int p = 0; p < spec->hostPorts; ++p)
                 lanes[spec->switchOfHostPort[p]] += 16;
@@ -223,10 +247,11 @@ private:
             }
             for (std::size_t s = 0; s < lanes.size(); ++s) {
                 if (lanes[s] > sw->lanes)
-                    add(Severity::Error, "switch " + std::to_string(s) + " of " + quote(ch.id)
-                                             + " needs " + std::to_string(lanes[s])
-                                             + " lanes but a " + sw->name + " has "
-                                             + std::to_string(sw->lanes), {ch.id});
+                    add(Severity::Error,
+                        "switch " + std::to_string(s) + " of " + quote(ch.id) + " needs "
+                            + std::to_string(lanes[s]) + " lanes but a " + sw->name + " has "
+                            + std::to_string(sw->lanes),
+                        {ch.id});
             }
         }
     }
@@ -266,8 +291,8 @@ private:
             const Link &l = m_d.links[i];
             const ResolvedEndpoint a = resolveEndpoint(m_index, m_c, l.from);
             const ResolvedEndpoint b = resolveEndpoint(m_index, m_c, l.to);
-            const std::vector<std::string> items = {splitEndpoint(l.from).item,
-                                                    splitEndpoint(l.to).item};
+            const std::vector<std::string> items
+                = {splitEndpoint(l.from).item, splitEndpoint(l.to).item};
             bool ok = true;
             for (const auto *e : {&a, &b}) {
                 if (e->kind == PortKind::None) {
@@ -277,8 +302,9 @@ private:
             }
             const catalog::LinkKind *kind = m_c.link(l.kind);
             if (!kind || kind->family == LinkFamily::Socket) {
-                add(Severity::Error, linkName(i) + ": unknown link kind " + quote(l.kind)
-                                         + joinSuggestions(m_c.suggest(l.kind, {Kind::Link})),
+                add(Severity::Error,
+                    linkName(i) + ": unknown link kind " + quote(l.kind)
+                        + joinSuggestions(m_c.suggest(l.kind, {Kind::Link})),
                     items);
                 continue;
             }
@@ -300,8 +326,10 @@ private:
                     const std::string other = end == l.from ? l.to : l.from;
                     auto [it, inserted] = chassisPortOwner.emplace(port, other);
                     if (!inserted)
-                        add(Severity::Error, "host port " + port + " is cabled twice: to "
-                                                 + it->second + " and to " + other, items);
+                        add(Severity::Error,
+                            "host port " + port + " is cabled twice: to " + it->second + " and to "
+                                + other,
+                            items);
                 }
                 if (kind->family == LinkFamily::Nvlink && res.kind == PortKind::Gpu)
                     nvlinksAtGpu[ep.item] += l.count;
@@ -321,10 +349,11 @@ private:
         for (const auto &[pairIds, links] : linksGpuToNvSwitch) {
             const catalog::NvSwitch *spec = m_c.nvSwitch(m_index.findSwitch(pairIds.second)->model);
             if (spec && links > spec->linksPerGpu)
-                add(Severity::Error, quote(pairIds.first) + " has " + std::to_string(links)
-                                         + " NVLink links to " + quote(pairIds.second) + ", but a "
-                                         + spec->name + " has " + std::to_string(spec->linksPerGpu)
-                                         + " per GPU", {pairIds.first, pairIds.second});
+                add(Severity::Error,
+                    quote(pairIds.first) + " has " + std::to_string(links) + " NVLink links to "
+                        + quote(pairIds.second) + ", but a " + spec->name + " has "
+                        + std::to_string(spec->linksPerGpu) + " per GPU",
+                    {pairIds.first, pairIds.second});
         }
     }
 
@@ -335,8 +364,7 @@ private:
             add(Severity::Error, linkName(i) + ": " + why, items);
             return false;
         };
-        const std::string pair = std::string(portKindName(a.kind)) + " and "
-                                 + portKindName(b.kind);
+        const std::string pair = std::string(portKindName(a.kind)) + " and " + portKindName(b.kind);
         switch (kind.family) {
         case LinkFamily::Pcie:
             if (!pcieCompatible(a.kind, b.kind))
@@ -385,14 +413,16 @@ private:
                 }
                 if (const Device *dev = m_index.device(end)) {
                     const catalog::Nic *nic = m_c.nic(dev->model);
-                    if (nic && std::find(nic->protocols.begin(), nic->protocols.end(), family)
-                                   == nic->protocols.end())
+                    if (nic
+                        && std::find(nic->protocols.begin(), nic->protocols.end(), family)
+                               == nic->protocols.end())
                         return refuse(quote(end) + " (" + nic->name + ") does not speak " + family);
                 }
             }
             return true;
         }
-        case LinkFamily::Socket: return false;
+        case LinkFamily::Socket:
+            return false;
         }
         return false;
     }
@@ -407,35 +437,41 @@ private:
             const Host *h = m_index.host(splitEndpoint(port).item);
             const catalog::Host *spec = h ? m_c.host(h->model) : nullptr;
             if (spec && lanes > spec->lanesPerSocket)
-                add(Severity::Error, "root ports of " + port + " carry " + std::to_string(lanes)
-                                         + " PCIe lanes, over the " + std::to_string(spec->lanesPerSocket)
-                                         + " lanes a " + spec->cpu + " socket has", {h->id});
+                add(Severity::Error,
+                    "root ports of " + port + " carry " + std::to_string(lanes)
+                        + " PCIe lanes, over the " + std::to_string(spec->lanesPerSocket)
+                        + " lanes a " + spec->cpu + " socket has",
+                    {h->id});
         }
         for (const auto &[id, lanes] : switchLanes) {
             const catalog::PcieSwitch *spec = m_c.pcieSwitch(m_index.findSwitch(id)->model);
             if (lanes > spec->lanes)
-                add(Severity::Error, "PCIe switch " + quote(id) + " carries "
-                                         + std::to_string(lanes) + " lanes, over the "
-                                         + std::to_string(spec->lanes) + " a " + spec->name + " has",
+                add(Severity::Error,
+                    "PCIe switch " + quote(id) + " carries " + std::to_string(lanes)
+                        + " lanes, over the " + std::to_string(spec->lanes) + " a " + spec->name
+                        + " has",
                     {id});
             if (switchPorts.at(id) > spec->ports)
-                add(Severity::Error, "PCIe switch " + quote(id) + " has "
-                                         + std::to_string(switchPorts.at(id)) + " links, over its "
-                                         + std::to_string(spec->ports) + " ports", {id});
+                add(Severity::Error,
+                    "PCIe switch " + quote(id) + " has " + std::to_string(switchPorts.at(id))
+                        + " links, over its " + std::to_string(spec->ports) + " ports",
+                    {id});
         }
         for (const auto &[id, links] : nvlinksAtGpu) {
             const catalog::Gpu *g = m_c.gpu(m_index.device(id)->model);
             if (g && links > g->nvlinkLinks)
-                add(Severity::Error, quote(id) + " has " + std::to_string(links)
-                                         + " NVLink links attached, but a " + g->name + " has "
-                                         + std::to_string(g->nvlinkLinks), {id});
+                add(Severity::Error,
+                    quote(id) + " has " + std::to_string(links) + " NVLink links attached, but a "
+                        + g->name + " has " + std::to_string(g->nvlinkLinks),
+                    {id});
         }
         for (const auto &[id, gpus] : gpusAtNvSwitch) {
             const catalog::NvSwitch *spec = m_c.nvSwitch(m_index.findSwitch(id)->model);
             if (spec && static_cast<int>(gpus.size()) > spec->gpus)
-                add(Severity::Error, quote(id) + " joins " + std::to_string(gpus.size())
-                                         + " GPUs, but a " + spec->name + " has room for "
-                                         + std::to_string(spec->gpus), {id});
+                add(Severity::Error,
+                    quote(id) + " joins " + std::to_string(gpus.size()) + " GPUs, but a "
+                        + spec->name + " has room for " + std::to_string(spec->gpus),
+                    {id});
         }
     }
 
@@ -491,15 +527,18 @@ private:
 
     void checkSystems()
     {
-        std::map<std::string, std::pair<std::string, std::string>> composedTo; // dev -> host, system
+        std::map<std::string, std::pair<std::string, std::string>>
+            composedTo; // dev -> host, system
         std::set<std::string> names;
         for (const auto &s : m_d.systems) {
             if (!names.insert(s.name).second)
                 add(Severity::Error, "two composed systems are named " + quote(s.name), {});
             const Host *h = m_index.host(s.host);
             if (!h) {
-                add(Severity::Error, "system " + quote(s.name) + " is composed on host "
-                                         + quote(s.host) + ", which is not in the design", {});
+                add(Severity::Error,
+                    "system " + quote(s.name) + " is composed on host " + quote(s.host)
+                        + ", which is not in the design",
+                    {});
                 continue;
             }
             const auto reach = pcieReach(h->id);
@@ -508,32 +547,36 @@ private:
             for (const auto &id : s.devices) {
                 const Device *dev = m_index.device(id);
                 if (!dev) {
-                    add(Severity::Error, "system " + quote(s.name) + " lists device " + quote(id)
-                                             + ", which is not in the design", {h->id});
+                    add(Severity::Error,
+                        "system " + quote(s.name) + " lists device " + quote(id)
+                            + ", which is not in the design",
+                        {h->id});
                     continue;
                 }
                 if (!listed.insert(id).second) {
-                    add(Severity::Warning, "system " + quote(s.name) + " lists " + quote(id)
-                                               + " twice", {id});
+                    add(Severity::Warning,
+                        "system " + quote(s.name) + " lists " + quote(id) + " twice", {id});
                     continue;
                 }
                 if (m_c.gpu(dev->model))
                     ++gpus;
                 auto [it, inserted] = composedTo.emplace(id, std::pair{h->id, s.name});
                 if (!inserted && it->second.first != h->id)
-                    add(Severity::Error, quote(id) + " is composed to two hosts: "
-                                             + quote(it->second.first) + " (system "
-                                             + quote(it->second.second) + ") and " + quote(h->id)
-                                             + " (system " + quote(s.name) + ")",
+                    add(Severity::Error,
+                        quote(id) + " is composed to two hosts: " + quote(it->second.first)
+                            + " (system " + quote(it->second.second) + ") and " + quote(h->id)
+                            + " (system " + quote(s.name) + ")",
                         {id, it->second.first, h->id});
                 else if (!inserted)
-                    add(Severity::Error, quote(id) + " is in two systems on host " + quote(h->id)
-                                             + ": " + quote(it->second.second) + " and "
-                                             + quote(s.name), {id});
+                    add(Severity::Error,
+                        quote(id) + " is in two systems on host " + quote(h->id) + ": "
+                            + quote(it->second.second) + " and " + quote(s.name),
+                        {id});
                 if (!reach.count(id))
-                    add(Severity::Error, quote(id) + " is composed to " + quote(h->id)
-                                             + " but has no PCIe path to it (cable the chassis "
-                                               "to the host, or link the device below it)",
+                    add(Severity::Error,
+                        quote(id) + " is composed to " + quote(h->id)
+                            + " but has no PCIe path to it (cable the chassis "
+                              "to the host, or link the device below it)",
                         {id, h->id});
             }
             if (gpus == 0)
@@ -543,8 +586,11 @@ private:
             if (dev.chassis.empty() && !composedTo.count(dev.id)) {
                 const bool linked = m_pcieAdjacency.count(dev.id) || m_otherLinks.count(dev.id);
                 if (!linked)
-                    add(Severity::Warning, quote(dev.id) + " is neither in a chassis nor linked to "
-                                                           "anything", {dev.id});
+                    add(Severity::Warning,
+                        quote(dev.id)
+                            + " is neither in a chassis nor linked to "
+                              "anything",
+                        {dev.id});
             }
         }
     }
@@ -559,7 +605,8 @@ private:
 
 } // namespace
 
-ResolvedEndpoint resolveEndpoint(const DesignIndex &d, const Catalog &c, const std::string &endpoint)
+ResolvedEndpoint resolveEndpoint(const DesignIndex &d, const Catalog &c,
+                                 const std::string &endpoint)
 {
     const Endpoint ep = splitEndpoint(endpoint);
     ResolvedEndpoint r;

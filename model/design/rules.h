@@ -29,12 +29,22 @@ const char *severityName(Severity severity);
 std::vector<Finding> checkDesign(const Design &design, const catalog::Catalog &catalog);
 
 // What kind of port an endpoint is, as the rules and the fabric see it.
-enum class PortKind { None, HostSocket, ChassisPort, PcieSwitch, NetworkSwitch, NvSwitch, Gpu, Nvme, Nic };
+enum class PortKind {
+    None,
+    HostSocket,
+    ChassisPort,
+    PcieSwitch,
+    NetworkSwitch,
+    NvSwitch,
+    Gpu,
+    Nvme,
+    Nic
+};
 struct ResolvedEndpoint
 {
     PortKind kind = PortKind::None;
-    int index = 0;      // socket or host-port number
-    std::string error;  // why it does not resolve, when kind is None
+    int index = 0;     // socket or host-port number
+    std::string error; // why it does not resolve, when kind is None
 };
 ResolvedEndpoint resolveEndpoint(const DesignIndex &design, const catalog::Catalog &catalog,
                                  const std::string &endpoint);

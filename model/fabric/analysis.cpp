@@ -127,11 +127,12 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
         const std::vector<Route> reads = router.devicesToHost(s.host, rep.drives);
         std::vector<Flow> readFlows;
         for (std::size_t i = 0; i < reads.size(); ++i) {
-            const double drive = catalog.nvme(fabric.index().device(rep.drives[i])->model)->readGBps;
+            const double drive
+                = catalog.nvme(fabric.index().device(rep.drives[i])->model)->readGBps;
             readFlows.push_back(flowOf(reads[i], drive));
-            rep.storage.push_back({rep.drives[i],
-                                   reads[i].kind == RouteKind::None ? 0 : std::min(drive, reads[i].GBps),
-                                   0});
+            rep.storage.push_back(
+                {rep.drives[i],
+                 reads[i].kind == RouteKind::None ? 0 : std::min(drive, reads[i].GBps), 0});
         }
         const std::vector<FlowRate> readRates = maxMinFair(readFlows, capacity);
         for (std::size_t i = 0; i < readRates.size(); ++i)

@@ -11,10 +11,10 @@ namespace clab::fabric {
 struct HostToDevice
 {
     std::string device;
-    double aloneGBps = 0;       // the only transfer on the fabric
-    double concurrentGBps = 0;  // all GPUs of this system reading at once
-    double allSystemsGBps = 0;  // all GPUs of every system reading at once
-    std::string bottleneck;     // the link that limits it when its system reads at once
+    double aloneGBps = 0;      // the only transfer on the fabric
+    double concurrentGBps = 0; // all GPUs of this system reading at once
+    double allSystemsGBps = 0; // all GPUs of every system reading at once
+    std::string bottleneck;    // the link that limits it when its system reads at once
     std::vector<std::string> route;
 };
 
@@ -64,7 +64,7 @@ struct NetworkPath
 {
     std::string from; // system names
     std::string to;
-    double GBps = 0;  // all NICs of the smaller side at once
+    double GBps = 0; // all NICs of the smaller side at once
     double latencyUs = 0;
     std::vector<std::string> route; // one NIC-to-NIC route, as an example
 };

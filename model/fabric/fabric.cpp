@@ -220,8 +220,9 @@ void Fabric::addLinks()
         switch (kind->family) {
         case LinkFamily::Pcie: {
             const int gen = std::min({kind->gen, pcieGenOf(l.from), pcieGenOf(l.to)});
-            const int lanes = std::min({kind->lanes, pcieLanesOf(design::splitEndpoint(l.from).item),
-                                        pcieLanesOf(design::splitEndpoint(l.to).item)});
+            const int lanes
+                = std::min({kind->lanes, pcieLanesOf(design::splitEndpoint(l.from).item),
+                            pcieLanesOf(design::splitEndpoint(l.to).item)});
             const catalog::LinkKind *trained = m_catalog.pcieLink(gen, lanes);
             if (!trained)
                 trained = kind;
@@ -238,7 +239,8 @@ void Fabric::addLinks()
             addEdge(*va, *vb, EdgeType::Network, kind->achievedGBps(l.count), kind->latencyUs,
                     count + kind->name);
             break;
-        case LinkFamily::Socket: break;
+        case LinkFamily::Socket:
+            break;
         }
     }
 }

@@ -24,9 +24,9 @@ enum class EdgeType { Memory, InterSocket, Pcie, Nvlink, Network };
 
 struct Node
 {
-    std::string id;    // "gpu3", "host1/cpu0", "host1/mem0", "pool/sw2", ...
+    std::string id; // "gpu3", "host1/cpu0", "host1/mem0", "pool/sw2", ...
     NodeType type = NodeType::PcieSwitch;
-    std::string owner; // the host of a socket or memory node; the chassis of a chassis switch
+    std::string owner;       // the host of a socket or memory node; the chassis of a chassis switch
     double hopLatencyUs = 0; // added by a transfer that passes through this node
 };
 
@@ -35,9 +35,9 @@ struct Edge
     EdgeType type = EdgeType::Pcie;
     double capacityGBps = 0; // achieved, per direction
     double latencyUs = 0;
-    std::string what;        // "PCIe Gen4 x16", "12x NVLink 3"
-    std::size_t index = 0;   // dense edge number, for per-edge arrays
-    std::size_t first = 0;   // vertex the edge was added from: its "forward" direction
+    std::string what;      // "PCIe Gen4 x16", "12x NVLink 3"
+    std::size_t index = 0; // dense edge number, for per-edge arrays
+    std::size_t first = 0; // vertex the edge was added from: its "forward" direction
 };
 
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, Node, Edge>;

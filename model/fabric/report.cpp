@@ -108,9 +108,9 @@ std::string analysisToText(const Analysis &a)
             out << "  Host to device (GB/s)  " << pad("device", 14) << pad("alone", 8)
                 << pad("system", 8) << pad("all", 8) << "limited by (system busy)\n";
             for (const HostToDevice &h : s.h2d)
-                out << "                         " << pad(h.device, 14) << pad(fixed(h.aloneGBps), 8)
-                    << pad(fixed(h.concurrentGBps), 8) << pad(fixed(h.allSystemsGBps), 8)
-                    << h.bottleneck << "\n";
+                out << "                         " << pad(h.device, 14)
+                    << pad(fixed(h.aloneGBps), 8) << pad(fixed(h.concurrentGBps), 8)
+                    << pad(fixed(h.allSystemsGBps), 8) << h.bottleneck << "\n";
         }
         if (s.gpus.size() > 1) {
             out << "  Peer to peer (GB/s)\n  " << pad("", 12);

@@ -10,14 +10,22 @@ namespace clab::fabric {
 const char *routeKindName(RouteKind kind)
 {
     switch (kind) {
-    case RouteKind::None: return "none";
-    case RouteKind::HostToDevice: return "host-to-device";
-    case RouteKind::DeviceToHost: return "device-to-host";
-    case RouteKind::Nvlink: return "nvlink";
-    case RouteKind::PcieSwitch: return "pcie-switch";
-    case RouteKind::RootComplex: return "root-complex";
-    case RouteKind::StagedViaHost: return "staged-via-host";
-    case RouteKind::Network: return "network";
+    case RouteKind::None:
+        return "none";
+    case RouteKind::HostToDevice:
+        return "host-to-device";
+    case RouteKind::DeviceToHost:
+        return "device-to-host";
+    case RouteKind::Nvlink:
+        return "nvlink";
+    case RouteKind::PcieSwitch:
+        return "pcie-switch";
+    case RouteKind::RootComplex:
+        return "root-complex";
+    case RouteKind::StagedViaHost:
+        return "staged-via-host";
+    case RouteKind::Network:
+        return "network";
     }
     return "?";
 }
@@ -49,8 +57,10 @@ bool Router::passable(Vertex v, Mode mode, const std::string &host) const
                || ((n.type == NodeType::Memory || n.type == NodeType::Socket) && n.owner == host);
     case Mode::PeerPcie:
         return n.type == NodeType::PcieSwitch || (n.type == NodeType::Socket && n.owner == host);
-    case Mode::Nvlink: return n.type == NodeType::NvSwitch;
-    case Mode::Network: return n.type == NodeType::NetworkSwitch;
+    case Mode::Nvlink:
+        return n.type == NodeType::NvSwitch;
+    case Mode::Network:
+        return n.type == NodeType::NetworkSwitch;
     }
     return false;
 }
@@ -77,12 +87,12 @@ void Router::bfs(const std::vector<Vertex> &sources, Mode mode, const std::strin
             continue;
         for (auto [it, end] = boost::out_edges(u, g); it != end; ++it) {
             const EdgeType t = g[*it].type;
-            const bool edgeOk = mode == Mode::Nvlink    ? t == EdgeType::Nvlink
-                                : mode == Mode::Network ? t == EdgeType::Network
-                                : mode == Mode::HostPcie
-                                    ? (t == EdgeType::Pcie || t == EdgeType::InterSocket
-                                       || t == EdgeType::Memory)
-                                    : (t == EdgeType::Pcie || t == EdgeType::InterSocket);
+            const bool edgeOk
+                = mode == Mode::Nvlink    ? t == EdgeType::Nvlink
+                  : mode == Mode::Network ? t == EdgeType::Network
+                  : mode == Mode::HostPcie
+                      ? (t == EdgeType::Pcie || t == EdgeType::InterSocket || t == EdgeType::Memory)
+                      : (t == EdgeType::Pcie || t == EdgeType::InterSocket);
             if (!edgeOk)
                 continue;
             const Vertex v = boost::target(*it, g);

@@ -23,11 +23,11 @@ const char *routeKindName(RouteKind kind);
 struct Route
 {
     RouteKind kind = RouteKind::None;
-    std::vector<Vertex> nodes;            // from source to destination
-    std::vector<std::size_t> resources;   // directed edges crossed: 2*edge + (0 forward, 1 back)
-    double GBps = 0;                      // alone on the fabric
+    std::vector<Vertex> nodes;          // from source to destination
+    std::vector<std::size_t> resources; // directed edges crossed: 2*edge + (0 forward, 1 back)
+    double GBps = 0;                    // alone on the fabric
     double latencyUs = 0;
-    std::size_t bottleneck = 0;           // resource with the least capacity
+    std::size_t bottleneck = 0; // resource with the least capacity
 };
 
 // Finds the routes real traffic takes. Host traffic stays inside one host's PCIe tree; GPUs are
@@ -38,9 +38,11 @@ public:
     explicit Router(const Fabric &fabric);
 
     // Host memory to each device, from the socket nearest to it.
-    std::vector<Route> hostToDevices(const std::string &host, const std::vector<std::string> &devices);
+    std::vector<Route> hostToDevices(const std::string &host,
+                                     const std::vector<std::string> &devices);
     // Each device to host memory (the reverse direction, e.g. drives feeding the input pipeline).
-    std::vector<Route> devicesToHost(const std::string &host, const std::vector<std::string> &devices);
+    std::vector<Route> devicesToHost(const std::string &host,
+                                     const std::vector<std::string> &devices);
     // From one GPU to each of `peers` of the same host: NVLink when there is a path, else PCIe.
     std::vector<Route> peers(const std::string &host, const std::string &from,
                              const std::vector<std::string> &peers);
@@ -59,8 +61,8 @@ private:
     void finish(Route &r) const;
 
     const Fabric &m_fabric;
-    std::vector<double> m_capacity; // by directed resource
-    std::vector<double> m_latency;  // by directed resource
+    std::vector<double> m_capacity;    // by directed resource
+    std::vector<double> m_latency;     // by directed resource
     std::vector<const Edge *> m_label; // by edge
     std::vector<unsigned> m_stamp;
     std::vector<EdgeId> m_via;

@@ -23,15 +23,18 @@ struct Calibration
     std::map<std::string, double, std::less<>> benchEfficiency; // workload id -> fraction of peak
     std::map<std::string, double, std::less<>> benchOverheadMs; // workload id -> fixed ms per step
     std::map<std::string, double, std::less<>> archFactor;      // "Ampere" -> multiplies efficiency
-    std::map<std::string, double, std::less<>> benchArchFactor; // "bert_large/Hopper" -> multiplies efficiency
-    std::map<std::string, double, std::less<>> gpuFactor;       // "Ampere PCIe" -> clocks, power limit
-    std::map<std::string, double, std::less<>> benchRoundFactor; // "bert_large/3.0" -> that benchmark's software that year
-    std::map<std::string, double, std::less<>> roundFactor;     // "4.0", "dle" -> multiplies efficiency
-    std::map<std::string, double, std::less<>> linkFactor;      // "nvswitch" -> multiplies ring bandwidth
+    std::map<std::string, double, std::less<>>
+        benchArchFactor; // "bert_large/Hopper" -> multiplies efficiency
+    std::map<std::string, double, std::less<>> gpuFactor; // "Ampere PCIe" -> clocks, power limit
+    std::map<std::string, double, std::less<>>
+        benchRoundFactor; // "bert_large/3.0" -> that benchmark's software that year
+    std::map<std::string, double, std::less<>> roundFactor; // "4.0", "dle" -> multiplies efficiency
+    std::map<std::string, double, std::less<>>
+        linkFactor;       // "nvswitch" -> multiplies ring bandwidth
     double overlap = 0.7; // share of the backward pass that gradient traffic can hide behind
     std::vector<std::string> inputs; // files (and their hashes) it was fitted on
-    int rows = 0;                     // rows used
-    std::string fittedAt;             // ISO date
+    int rows = 0;                    // rows used
+    std::string fittedAt;            // ISO date
 
     static const Calibration &builtin();
     static Calibration fromJson(std::string_view text, const std::string &fileName);

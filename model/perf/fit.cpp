@@ -18,8 +18,8 @@ struct Param
 {
     Table table;
     std::string key;
-    double ridge;   // weight pulling log(value) towards log(prior)
-    double prior;   // log of the value it is pulled towards
+    double ridge; // weight pulling log(value) towards log(prior)
+    double prior; // log of the value it is pulled towards
 };
 
 using Map = std::map<std::string, double, std::less<>>;
@@ -27,14 +27,22 @@ using Map = std::map<std::string, double, std::less<>>;
 Map &tableOf(Calibration &c, Table t)
 {
     switch (t) {
-    case Table::Efficiency: return c.benchEfficiency;
-    case Table::Overhead: return c.benchOverheadMs;
-    case Table::Arch: return c.archFactor;
-    case Table::BenchArch: return c.benchArchFactor;
-    case Table::Gpu: return c.gpuFactor;
-    case Table::BenchRound: return c.benchRoundFactor;
-    case Table::Round: return c.roundFactor;
-    case Table::Link: return c.linkFactor;
+    case Table::Efficiency:
+        return c.benchEfficiency;
+    case Table::Overhead:
+        return c.benchOverheadMs;
+    case Table::Arch:
+        return c.archFactor;
+    case Table::BenchArch:
+        return c.benchArchFactor;
+    case Table::Gpu:
+        return c.gpuFactor;
+    case Table::BenchRound:
+        return c.benchRoundFactor;
+    case Table::Round:
+        return c.roundFactor;
+    case Table::Link:
+        return c.linkFactor;
     }
     return c.linkFactor;
 }
@@ -124,7 +132,8 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows)
                              kRidgeInteraction, 1.0));
         deps.push_back(param(Table::Gpu, gpuKey(*o.platform.gpu), kRidgeGpu, 1.0));
         deps.push_back(param(Table::Round, o.round, kRidgeShared, 1.0));
-        deps.push_back(param(Table::BenchRound, o.workload->id + "/" + o.round, kRidgeInteraction, 1.0));
+        deps.push_back(
+            param(Table::BenchRound, o.workload->id + "/" + o.round, kRidgeInteraction, 1.0));
         if (o.platform.gpusPerNode > 1)
             deps.push_back(param(Table::Link, o.platform.linkKey, kRidgeShared, 1.0));
     }
@@ -138,7 +147,9 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows)
     std::vector<double> theta(m);
     for (std::size_t j = 0; j < m; ++j)
         theta[j] = params[j].prior;
-    auto set = [&](std::size_t j, double value) { tableOf(cal, params[j].table)[params[j].key] = std::exp(value); };
+    auto set = [&](std::size_t j, double value) {
+        tableOf(cal, params[j].table)[params[j].key] = std::exp(value);
+    };
     auto residual = [&](std::size_t i) {
         const auto pred = predictObservation(*rows[i], cal);
         return pred && *pred > 0 ? std::log(*pred / rows[i]->measured) : 0.0;
@@ -270,9 +281,8 @@ CrossValidation crossValidate(const ObservationSet &set)
     std::vector<RowResult> folds;
     constexpr std::size_t kFolds = 5;
     for (std::size_t f = 0; f < kFolds; ++f) {
-        auto part = heldOut([&](const Observation &o) {
-            return stableHash(o.group) % kFolds == f;
-        });
+        auto part
+            = heldOut([&](const Observation &o) { return stableHash(o.group) % kFolds == f; });
         folds.insert(folds.end(), part.begin(), part.end());
     }
     cv.bySystemFolds = summarize(folds);

@@ -66,11 +66,16 @@ std::optional<Precision> parsePrecision(std::string_view text)
 const char *precisionName(Precision p)
 {
     switch (p) {
-    case Precision::Fp32: return "fp32";
-    case Precision::Tf32: return "tf32";
-    case Precision::Fp16: return "fp16";
-    case Precision::Bf16: return "bf16";
-    case Precision::Fp8: return "fp8";
+    case Precision::Fp32:
+        return "fp32";
+    case Precision::Tf32:
+        return "tf32";
+    case Precision::Fp16:
+        return "fp16";
+    case Precision::Bf16:
+        return "bf16";
+    case Precision::Fp8:
+        return "fp8";
     }
     return "?";
 }
@@ -87,11 +92,16 @@ double peakTflops(const catalog::Gpu &gpu, Precision p, std::string *note)
         return instead.value_or(t.fp32.value_or(0));
     };
     switch (p) {
-    case Precision::Fp32: return t.fp32.value_or(0);
-    case Precision::Tf32: return fallback(t.tf32, t.fp32, "TF32", "FP32");
-    case Precision::Fp16: return fallback(t.fp16, t.fp32, "FP16", "FP32");
-    case Precision::Bf16: return fallback(t.bf16, t.fp16, "BF16", "FP16");
-    case Precision::Fp8: return fallback(t.fp8, t.fp16, "FP8", "FP16");
+    case Precision::Fp32:
+        return t.fp32.value_or(0);
+    case Precision::Tf32:
+        return fallback(t.tf32, t.fp32, "TF32", "FP32");
+    case Precision::Fp16:
+        return fallback(t.fp16, t.fp32, "FP16", "FP32");
+    case Precision::Bf16:
+        return fallback(t.bf16, t.fp16, "BF16", "FP16");
+    case Precision::Fp8:
+        return fallback(t.fp8, t.fp16, "FP8", "FP16");
     }
     return 0;
 }
@@ -111,8 +121,9 @@ double memoryNeededGB(const workload::Workload &w, double localBatch, const Plan
     // Without pipelining a replica keeps the activations of its whole batch; with it (1F1B,
     // one-sample micro-batches) a stage keeps at most `pipeline` micro-batches of its
     // 1/pipeline of the layers.
-    const double inFlight = plan.pipeline > 1 ? std::min(localBatch, double(plan.pipeline)) / plan.pipeline
-                                              : localBatch;
+    const double inFlight = plan.pipeline > 1
+                                ? std::min(localBatch, double(plan.pipeline)) / plan.pipeline
+                                : localBatch;
     const double activations = inFlight * w.activationBytesPerSample / plan.tensor;
     return (state + activations) / 1e9 + kReservedGB;
 }
@@ -133,7 +144,8 @@ Plan choosePlan(const Platform &platform, const workload::Workload &w, int globa
     const int gpus = platform.gpusPerNode * platform.nodes;
     const double available = platform.gpu ? platform.gpu->memGB : 0;
     for (int pipeline = 1; pipeline <= gpus; pipeline *= 2) {
-        for (int tensor = 1; tensor <= platform.gpusPerNode && tensor * pipeline <= gpus; tensor *= 2) {
+        for (int tensor = 1; tensor <= platform.gpusPerNode && tensor * pipeline <= gpus;
+             tensor *= 2) {
             const Plan plan{tensor, pipeline};
             const int data = gpus / (tensor * pipeline);
             const double local = double(globalBatch) / std::max(1, data);
@@ -178,7 +190,8 @@ Prediction predict(const Platform &platform, const workload::Workload &w, int gl
                                         * cal.benchRound(w.id, round));
     const double flops = out.localBatch * w.trainFlopsPerSample / shards;
     const double mathS = flops / (peak * out.efficiency);
-    const double memBytes = out.localBatch * w.activationBytesPerSample * kActivationPasses / shards;
+    const double memBytes
+        = out.localBatch * w.activationBytesPerSample * kActivationPasses / shards;
     const double memS = memBytes / (gpu.memBwGBps * 1e9 * kMemoryEfficiency);
     double bubble = 1;
     if (out.plan.pipeline > 1) {
@@ -189,7 +202,8 @@ Prediction predict(const Platform &platform, const workload::Workload &w, int gl
     // Sharded embeddings are updated sparsely: only the rows a step looked up, which the
     // activation traffic above already counts.
     const double stateBytes = w.allreduceParameters / shards * kStateBytesPerParam;
-    const double optimizerS = stateBytes * kOptimizerPasses / (gpu.memBwGBps * 1e9 * kMemoryEfficiency);
+    const double optimizerS
+        = stateBytes * kOptimizerPasses / (gpu.memBwGBps * 1e9 * kMemoryEfficiency);
     out.computeS = std::max(mathS, memS) * bubble + optimizerS + cal.overheadS(w.id);
 
     // Gradient all-reduce: ring inside the node, then between nodes (hierarchical).
@@ -231,8 +245,8 @@ Prediction predict(const Platform &platform, const workload::Workload &w, int gl
     }
     out.communicationS = comm + out.alltoallS;
     // The all-to-all sits between the embedding lookup and the MLPs: nothing hides it.
-    out.exposedCommS = std::max(0.0, comm - cal.overlap * kBackwardShare * mathS * bubble)
-                       + out.alltoallS;
+    out.exposedCommS
+        = std::max(0.0, comm - cal.overlap * kBackwardShare * mathS * bubble) + out.alltoallS;
 
     // Input pipeline, per node per step; its stages run in parallel with each other and with
     // the GPUs (prefetching), so the slowest stage is what the GPUs may wait for.
@@ -257,14 +271,15 @@ Prediction predict(const Platform &platform, const workload::Workload &w, int gl
     out.availableGB = gpu.memGB;
     // The largest micro-batch that fits (gradient accumulation), at least one sample.
     out.microBatch = out.localBatch;
-    while (out.microBatch > 1 && memoryNeededGB(w, out.microBatch, out.plan, gpus) > out.availableGB)
+    while (out.microBatch > 1
+           && memoryNeededGB(w, out.microBatch, out.plan, gpus) > out.availableGB)
         out.microBatch = std::max(1.0, std::floor(out.microBatch / 2));
     out.requiredGB = memoryNeededGB(w, out.microBatch, out.plan, gpus);
     out.fits = out.requiredGB <= out.availableGB;
     if (!out.fits)
         out.notes.push_back("does not fit: needs " + std::to_string(int(std::ceil(out.requiredGB)))
-                            + " GB per GPU, " + gpu.name + " has "
-                            + std::to_string(int(gpu.memGB)) + " GB");
+                            + " GB per GPU, " + gpu.name + " has " + std::to_string(int(gpu.memGB))
+                            + " GB");
 
     // Time to train: steps to converge at this batch, plus evaluation.
     out.samples = workload::samplesToConverge(w, globalBatch);

@@ -29,27 +29,27 @@ struct Plan
 struct Prediction
 {
     int globalBatch = 0;
-    double localBatch = 0;        // samples per data-parallel replica per step
-    double microBatch = 0;        // samples per forward/backward pass (gradient accumulation)
+    double localBatch = 0; // samples per data-parallel replica per step
+    double microBatch = 0; // samples per forward/backward pass (gradient accumulation)
     Plan plan;
     int dataParallel = 1;
-    double efficiency = 0;        // fraction of peak the math reaches, from the calibration
-    double computeS = 0;          // per step: math or memory (roofline) + optimizer + overhead
-    double communicationS = 0;    // per step: gradient all-reduce (before overlap) + all-to-all
-    double alltoallS = 0;         // per step: embedding all-to-all (part of communicationS)
-    double exposedCommS = 0;      // per step: what the backward pass does not hide
-    double inputS = 0;            // per step: slowest input stage (read, decode, copy)
-    double stallS = 0;            // per step: input time not hidden behind compute
+    double efficiency = 0;     // fraction of peak the math reaches, from the calibration
+    double computeS = 0;       // per step: math or memory (roofline) + optimizer + overhead
+    double communicationS = 0; // per step: gradient all-reduce (before overlap) + all-to-all
+    double alltoallS = 0;      // per step: embedding all-to-all (part of communicationS)
+    double exposedCommS = 0;   // per step: what the backward pass does not hide
+    double inputS = 0;         // per step: slowest input stage (read, decode, copy)
+    double stallS = 0;         // per step: input time not hidden behind compute
     double stepS = 0;
-    double throughput = 0;        // samples/s, whole system
+    double throughput = 0;         // samples/s, whole system
     std::optional<double> samples; // to converge; nullopt without a convergence table
     double steps = 0;
-    double evaluationS = 0;       // whole run
+    double evaluationS = 0; // whole run
     std::optional<double> timeToTrainMin;
     struct
     {
         double compute = 0, communication = 0, input = 0, evaluation = 0;
-    } breakdownMin;               // sums to timeToTrainMin
+    } breakdownMin; // sums to timeToTrainMin
     double requiredGB = 0;
     double availableGB = 0;
     bool fits = true;

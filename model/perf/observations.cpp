@@ -70,7 +70,9 @@ void addMlperfRows(const CsvTable &t, ObservationSet &into)
         o.benchmark = t.field(i, "benchmark");
         o.group = o.system;
         const std::string label = o.round + " " + o.submitter + " " + o.system + " " + o.benchmark;
-        auto skip = [&](const std::string &reason) { into.skipped.push_back({o.where, label, reason, o}); };
+        auto skip = [&](const std::string &reason) {
+            into.skipped.push_back({o.where, label, reason, o});
+        };
         const auto minutes = number(t.field(i, "minutes"));
         o.measured = minutes.value_or(0);
         if (!minutes || *minutes <= 0) {
@@ -156,7 +158,9 @@ void addThroughputRows(const CsvTable &t, ObservationSet &into)
         o.group = o.round + "/" + o.system;
         const std::string label = o.benchmark + " on " + t.field(i, "gpu_count") + "x "
                                   + t.field(i, "gpu") + " " + t.field(i, "precision");
-        auto skip = [&](const std::string &reason) { into.skipped.push_back({o.where, label, reason, o}); };
+        auto skip = [&](const std::string &reason) {
+            into.skipped.push_back({o.where, label, reason, o});
+        };
         o.workload = throughputWorkload(o.benchmark);
         if (!o.workload) {
             skip("model not used for calibration: " + o.benchmark);
@@ -184,7 +188,7 @@ void addThroughputRows(const CsvTable &t, ObservationSet &into)
         else if (g->arch == "Volta" && g->formFactor == "SXM2")
             spec.intraNode = IntraNode::NvlinkMesh; // DGX-1
         else
-            spec.intraNode = IntraNode::NvSwitch;   // DGX-2, DGX A100, DGX H100
+            spec.intraNode = IntraNode::NvSwitch; // DGX-2, DGX A100, DGX H100
         o.platform = platformOf(spec, cat);
         // DeepLearningExamples tables give the batch per GPU; Lambda's give the global batch.
         o.globalBatch = int(dle ? *batch * *count : *batch);
@@ -209,8 +213,8 @@ void addCsv(const CsvTable &t, ObservationSet &into)
 
 std::optional<double> predictObservation(const Observation &o, const Calibration &calibration)
 {
-    const Prediction p = predict(o.platform, *o.workload, o.globalBatch, o.precision, calibration,
-                                 o.round);
+    const Prediction p
+        = predict(o.platform, *o.workload, o.globalBatch, o.precision, calibration, o.round);
     if (o.kind == Observation::Kind::Throughput)
         return p.throughput > 0 ? std::optional(p.throughput) : std::nullopt;
     return p.timeToTrainMin;

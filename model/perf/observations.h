@@ -13,13 +13,13 @@ struct Observation
 {
     enum class Kind { Minutes, Throughput };
     Kind kind = Kind::Minutes;
-    double measured = 0;     // minutes to train, or samples/s
-    std::string where;       // "file:line"
-    std::string round;       // software year: MLPerf round, or "dle" / "lambda"
+    double measured = 0; // minutes to train, or samples/s
+    std::string where;   // "file:line"
+    std::string round;   // software year: MLPerf round, or "dle" / "lambda"
     std::string submitter;
     std::string system;
-    std::string benchmark;   // as the file writes it
-    std::string group;       // for cross-validation: rows of one system family stay together
+    std::string benchmark; // as the file writes it
+    std::string group;     // for cross-validation: rows of one system family stay together
     const workload::Workload *workload = nullptr;
     int globalBatch = 0;
     Precision precision = Precision::Fp16;

@@ -105,9 +105,8 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
     d.name = "node";
     const catalog::Gpu *gpu = catalog.gpu(spec.gpu);
     const int gen = spec.pcieGen > 0 ? spec.pcieGen : (gpu ? gpu->pcie.gen : 4);
-    const std::string hostModel = !spec.host.empty() && catalog.host(spec.host)
-                                      ? spec.host
-                                      : defaultHost(gen);
+    const std::string hostModel
+        = !spec.host.empty() && catalog.host(spec.host) ? spec.host : defaultHost(gen);
     const catalog::Host *host = catalog.host(hostModel);
     const int linkGen = std::min(gen, host ? host->pcieGen : gen);
     const std::string x16 = "pcie" + std::to_string(linkGen) + "x16";
@@ -130,7 +129,8 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
             const std::string id = "box" + std::to_string(b);
             d.chassis.push_back({id, model, {}});
             for (int s = 0; s < sockets && ch && s < ch->hostPorts; ++s)
-                d.links.push_back({"host/cpu" + std::to_string(s), id + "/up" + std::to_string(s), x16, 1});
+                d.links.push_back(
+                    {"host/cpu" + std::to_string(s), id + "/up" + std::to_string(s), x16, 1});
         }
         for (int i = 0; i < n; ++i) {
             d.devices[std::size_t(i)].chassis = "box" + std::to_string(i / slots);
@@ -144,8 +144,8 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
         for (int s = 0; s < switches; ++s) {
             const std::string id = "plx" + std::to_string(s);
             d.switches.push_back({id, swModel, {}});
-            d.links.push_back({"host/cpu" + std::to_string((s * sockets) / std::max(1, switches)),
-                               id, x16, 1});
+            d.links.push_back(
+                {"host/cpu" + std::to_string((s * sockets) / std::max(1, switches)), id, x16, 1});
         }
         for (int i = 0; i < n; ++i)
             d.links.push_back({"plx" + std::to_string(i / 2), "gpu" + std::to_string(i), x16, 1});
@@ -168,10 +168,12 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
             break;
         case IntraNode::NvlinkBridge:
             for (int i = 0; i + 1 < n; i += 2)
-                d.links.push_back({"gpu" + std::to_string(i), "gpu" + std::to_string(i + 1), nvKind, links});
+                d.links.push_back(
+                    {"gpu" + std::to_string(i), "gpu" + std::to_string(i + 1), nvKind, links});
             break;
         case IntraNode::Pcie:
-        case IntraNode::Unknown: break;
+        case IntraNode::Unknown:
+            break;
         }
     }
     d.systems.push_back(std::move(sys));

@@ -22,14 +22,14 @@ struct Platform
     const catalog::Gpu *gpu = nullptr;
     int gpusPerNode = 1;
     int nodes = 1;
-    int hostCores = 0;            // per node
-    double ringGBps = 0;          // per GPU, ring over the node's GPUs all sending at once
+    int hostCores = 0;   // per node
+    double ringGBps = 0; // per GPU, ring over the node's GPUs all sending at once
     double ringLatencyUs = 0;
-    double h2dGBps = 0;           // per GPU with every GPU of the node reading at once
+    double h2dGBps = 0; // per GPU with every GPU of the node reading at once
     double storageGBps = std::numeric_limits<double>::infinity(); // per node; inf: page cache
-    double networkGBps = 0;       // per node, achieved, between nodes
-    double networkLatencyUs = 5;  // per message between nodes
-    std::string linkKey;          // intra-node link kind for calibration: "nvswitch3", "pcie4", ...
+    double networkGBps = 0;      // per node, achieved, between nodes
+    double networkLatencyUs = 5; // per message between nodes
+    std::string linkKey;         // intra-node link kind for calibration: "nvswitch3", "pcie4", ...
     std::vector<std::string> notes;
 };
 

@@ -24,7 +24,8 @@ std::string fixed(double x, int decimals)
 std::string noPredictionReason(const Observation &o)
 {
     if (o.workload && o.workload->convergence.empty())
-        return "no convergence table for " + o.workload->id + " (MLPerf has no reference points for it)";
+        return "no convergence table for " + o.workload->id
+               + " (MLPerf has no reference points for it)";
     return "the model gave no prediction";
 }
 
@@ -39,7 +40,8 @@ OrderedJson predictionToJson(const std::string &system, const workload::Workload
     j["global_batch"] = p.globalBatch;
     j["step_time_s"] = std::round(p.stepS * 1e6) / 1e6;
     j["throughput_samples_per_s"] = std::round(p.throughput * 10) / 10;
-    j["time_to_train_min"] = p.timeToTrainMin ? OrderedJson(round4(*p.timeToTrainMin)) : OrderedJson();
+    j["time_to_train_min"]
+        = p.timeToTrainMin ? OrderedJson(round4(*p.timeToTrainMin)) : OrderedJson();
     j["breakdown_min"] = {{"compute", round4(p.breakdownMin.compute)},
                           {"communication", round4(p.breakdownMin.communication)},
                           {"input", round4(p.breakdownMin.input)},
@@ -74,8 +76,8 @@ std::string predictionToText(const std::string &system, const workload::Workload
         << " ms, communication " << fixed(p.communicationS * 1e3, 2) << " ms of which exposed "
         << fixed(p.exposedCommS * 1e3, 2) << " ms, input " << fixed(p.inputS * 1e3, 2)
         << " ms (stall " << fixed(p.stallS * 1e3, 2) << " ms)\n";
-    out << "  throughput " << fixed(p.throughput, 1) << " samples/s at " << fixed(p.efficiency * 100, 1)
-        << " % of peak math\n";
+    out << "  throughput " << fixed(p.throughput, 1) << " samples/s at "
+        << fixed(p.efficiency * 100, 1) << " % of peak math\n";
     if (p.timeToTrainMin) {
         out << "  time to train " << fixed(*p.timeToTrainMin, 2) << " min (" << fixed(p.steps, 0)
             << " steps, " << fixed(*p.samples, 0) << " samples)\n";
@@ -84,8 +86,8 @@ std::string predictionToText(const std::string &system, const workload::Workload
             << fixed(p.breakdownMin.input, 2) << ", evaluation "
             << fixed(p.breakdownMin.evaluation, 2) << " min\n";
     }
-    out << "  memory " << fixed(p.requiredGB, 1) << " of " << fixed(p.availableGB, 0) << " GB per GPU"
-        << (p.fits ? "" : ": DOES NOT FIT") << "\n";
+    out << "  memory " << fixed(p.requiredGB, 1) << " of " << fixed(p.availableGB, 0)
+        << " GB per GPU" << (p.fits ? "" : ": DOES NOT FIT") << "\n";
     for (const auto &n : p.notes)
         out << "  note: " << n << "\n";
     return out.str();
@@ -106,14 +108,15 @@ OrderedJson validationToJson(const ObservationSet &set, const std::vector<RowRes
     OrderedJson rows = OrderedJson::array();
     for (const RowResult &r : results) {
         const Observation &o = *r.row;
-        rows.push_back({{"round", o.round},
-                        {"submitter", o.submitter},
-                        {"system", o.system},
-                        {"benchmark", o.benchmark},
-                        {"measured_minutes", o.measured},
-                        {"predicted_minutes", r.predicted ? OrderedJson(round4(*r.predicted)) : OrderedJson()},
-                        {"skip_reason", r.predicted ? OrderedJson() : OrderedJson(noPredictionReason(o))},
-                        {"where", o.where}});
+        rows.push_back(
+            {{"round", o.round},
+             {"submitter", o.submitter},
+             {"system", o.system},
+             {"benchmark", o.benchmark},
+             {"measured_minutes", o.measured},
+             {"predicted_minutes", r.predicted ? OrderedJson(round4(*r.predicted)) : OrderedJson()},
+             {"skip_reason", r.predicted ? OrderedJson() : OrderedJson(noPredictionReason(o))},
+             {"where", o.where}});
     }
     std::map<std::string, int> reasons;
     for (const Skipped &s : set.skipped) {

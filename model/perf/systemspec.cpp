@@ -208,9 +208,9 @@ GpuKey catalogKey(const catalog::Gpu &gpu)
 
 bool looksNonNvidia(const std::string &lowered)
 {
-    static const char *const markers[] = {"tpu",    "gaudi",   "habana",    "ipu",      "graphcore",
-                                          "ascend", "amd",     "radeon",    "instinct", "intel",
-                                          "n/a",    "cerebras", "sambanova", "kunlun"};
+    static const char *const markers[]
+        = {"tpu",    "gaudi",    "habana", "ipu", "graphcore", "ascend",    "amd",
+           "radeon", "instinct", "intel",  "n/a", "cerebras",  "sambanova", "kunlun"};
     for (const char *m : markers)
         if (contains(lowered, m))
             return true;
@@ -253,9 +253,9 @@ GpuResult resolveGpu(std::string_view accelerator, const catalog::Catalog &cat)
     const GpuKey &key = result.key;
     const bool nvidiaWord = contains(lowered, "nvidia") || contains(lowered, "tesla")
                             || contains(lowered, "rtx") || contains(lowered, "quadro");
-    const bool nvidiaModel = !key.model.empty()
-                             && std::string_view("vahltbpk").find(key.model[0])
-                                    != std::string_view::npos;
+    const bool nvidiaModel
+        = !key.model.empty()
+          && std::string_view("vahltbpk").find(key.model[0]) != std::string_view::npos;
     if (!nvidiaWord && !nvidiaModel) {
         result.kind = GpuMatch::NonNvidia;
         return result;
@@ -402,8 +402,8 @@ void readHost(const MlperfSystemFields &fields, const catalog::Catalog &cat, Sys
             std::string note = "host cores: " + socketText + " x " + std::to_string(count)
                                + " from the core-count fields";
             if (perSocket > 0 && count < perSocket)
-                note += " (fewer than the " + std::to_string(perSocket)
-                        + " per socket of the part)";
+                note
+                    += " (fewer than the " + std::to_string(perSocket) + " per socket of the part)";
             spec.notes.push_back(note);
         }
     } else if (count > 0) {
@@ -532,8 +532,8 @@ void readIntraNode(const MlperfSystemFields &fields, const catalog::Gpu &gpu, Sy
         // An SXM module always sits on an NVLink baseboard, whatever the text says: DGX-1/HGX-1
         // V100 boards are the hybrid cube mesh; A100/H100 boards of 8 carry NVSwitches, boards
         // of 4 (HGX A100/H100 4-GPU) join every pair directly without a switch.
-        spec.intraNode = (sxm2Board || spec.gpusPerNode <= 4) ? IntraNode::NvlinkMesh
-                                                             : IntraNode::NvSwitch;
+        spec.intraNode
+            = (sxm2Board || spec.gpusPerNode <= 4) ? IntraNode::NvlinkMesh : IntraNode::NvSwitch;
         if (unknown)
             inferred("the " + gpu.formFactor + " form factor and "
                      + std::to_string(spec.gpusPerNode) + " GPUs per node");
@@ -562,8 +562,8 @@ void readIntraNode(const MlperfSystemFields &fields, const catalog::Gpu &gpu, Sy
     const int textGen = nvlinkGenFromText(text);
     if (textGen != 0 && textGen != gpu.nvlinkGen)
         spec.notes.push_back("interconnect says NVLink " + std::to_string(textGen) + " but "
-                             + gpu.id + " has NVLink " + std::to_string(gpu.nvlinkGen)
-                             + "; using " + std::to_string(gpu.nvlinkGen));
+                             + gpu.id + " has NVLink " + std::to_string(gpu.nvlinkGen) + "; using "
+                             + std::to_string(gpu.nvlinkGen));
 }
 
 void readPcieGen(const MlperfSystemFields &fields, const catalog::Catalog &cat,
@@ -580,8 +580,8 @@ void readPcieGen(const MlperfSystemFields &fields, const catalog::Catalog &cat,
             spec.notes.push_back("PCIe generation limited by host " + host->id);
         }
     } else if (gpu.pcie.gen > 0 && gen > gpu.pcie.gen) {
-        spec.notes.push_back("host interconnect says PCIe " + std::to_string(gen) + " but "
-                             + gpu.id + " is PCIe " + std::to_string(gpu.pcie.gen));
+        spec.notes.push_back("host interconnect says PCIe " + std::to_string(gen) + " but " + gpu.id
+                             + " is PCIe " + std::to_string(gpu.pcie.gen));
         gen = gpu.pcie.gen;
     }
     spec.pcieGen = gen;
@@ -589,9 +589,9 @@ void readPcieGen(const MlperfSystemFields &fields, const catalog::Catalog &cat,
 
 bool mentionsComposable(const MlperfSystemFields &fields)
 {
-    for (const std::string *field : {&fields.hwNotes, &fields.acceleratorInterconnect,
-                                     &fields.acceleratorHostInterconnect,
-                                     &fields.hostNetworkingTopology}) {
+    for (const std::string *field :
+         {&fields.hwNotes, &fields.acceleratorInterconnect, &fields.acceleratorHostInterconnect,
+          &fields.hostNetworkingTopology}) {
         const std::string text = lower(*field);
         if (contains(text, "composable") || contains(text, "liqid") || contains(text, "gigaio")
             || contains(text, "falcon"))
@@ -666,17 +666,17 @@ NetworkPart readNetworkSegment(std::string_view raw)
     }
     if (rate == 0) {
         // Only the signalling name: EDR 100, HDR 200, NDR 400 Gb/s per port.
-        static const std::pair<const char *, double> names[] = {
-            {"hdr100", 100}, {"ndr200", 200}, {"edr", 100}, {"hdr", 200}, {"ndr", 400},
-            {"xdr", 800}};
+        static const std::pair<const char *, double> names[]
+            = {{"hdr100", 100}, {"ndr200", 200}, {"edr", 100},
+               {"hdr", 200},    {"ndr", 400},    {"xdr", 800}};
         for (const auto &[name, value] : names)
             if (hasWord(name)) {
                 rate = value;
                 break;
             }
     }
-    if (rate == 0 && (contains(text, "gig ") || contains(text, "giga ")
-                      || contains(text, "gigabit")))
+    if (rate == 0
+        && (contains(text, "gig ") || contains(text, "giga ") || contains(text, "gigabit")))
         rate = 1;
 
     // Count: "8x", "8 x", "2xBF3" before, "x8" after; "(4X EDR)" in parentheses is the lane
@@ -769,8 +769,7 @@ NetworkReading readNetwork(std::string_view raw)
     // Several families unlabelled ("1x Ethernet 80Gb/Sec, 8x NVIDIA NDR (400Gb/s)"): the larger
     // is the training fabric, the other the management port.
     for (const auto &[family, gbps] : byFamily) {
-        const bool better = gbps > reading.gbps
-                            || (gbps == reading.gbps && reading.family.empty());
+        const bool better = gbps > reading.gbps || (gbps == reading.gbps && reading.family.empty());
         if (better) {
             reading.gbps = gbps;
             reading.family = family;
@@ -837,8 +836,8 @@ bool readCounts(const MlperfSystemFields &fields, SystemSpec &spec, std::string 
             nodes = 1;
             spec.notes.push_back("no per-node or node count: all GPUs assumed in one node");
         } else {
-            reason = "unparseable GPU count: per node '" + fields.acceleratorsPerNode
-                     + "', total '" + fields.acceleratorCount + "'";
+            reason = "unparseable GPU count: per node '" + fields.acceleratorsPerNode + "', total '"
+                     + fields.acceleratorCount + "'";
             return false;
         }
     }
@@ -900,7 +899,8 @@ ParsedSystem parseMlperfSystem(const MlperfSystemFields &fields, const catalog::
     spec.gpu = gpu.gpu->id;
     if (gpu.key.highPower)
         spec.notes.push_back("'-H' high-power variant mapped to " + spec.gpu);
-    if (gpu.key.powerW > 0 && gpu.gpu->tdpW > 0 && gpu.key.powerW != static_cast<int>(gpu.gpu->tdpW))
+    if (gpu.key.powerW > 0 && gpu.gpu->tdpW > 0
+        && gpu.key.powerW != static_cast<int>(gpu.gpu->tdpW))
         spec.notes.push_back("runs at " + std::to_string(gpu.key.powerW) + " W; catalog part is "
                              + std::to_string(static_cast<int>(gpu.gpu->tdpW)) + " W");
     if (!readCounts(fields, spec, parsed.skipReason))

@@ -23,17 +23,19 @@ enum class IntraNode {
 
 struct SystemSpec
 {
-    std::string gpu;            // catalog GPU id, e.g. "A100-SXM4-80GB"
+    std::string gpu; // catalog GPU id, e.g. "A100-SXM4-80GB"
     int gpusPerNode = 0;
     int nodes = 1;
-    std::string host;           // catalog host id when the processor is known, else empty
-    int hostCoresPerNode = 0;   // CPU cores per node (all sockets), 0 when unknown
+    std::string host;         // catalog host id when the processor is known, else empty
+    int hostCoresPerNode = 0; // CPU cores per node (all sockets), 0 when unknown
     IntraNode intraNode = IntraNode::Unknown;
-    int nvlinkGen = 0;          // generation of the NVLink in use, 0 for none
-    int pcieGen = 0;            // PCIe generation between host and GPUs
-    bool composable = false;    // GPUs in an external PCIe chassis ("GPUs are installed in an external PCI box")
-    double networkGbpsPerNode = 0; // inter-node line rate per node, all NICs (Gb/s); 0 when unknown/none
-    std::string networkFamily;  // "infiniband", "ethernet" or empty
+    int nvlinkGen = 0; // generation of the NVLink in use, 0 for none
+    int pcieGen = 0;   // PCIe generation between host and GPUs
+    bool composable
+        = false; // GPUs in an external PCIe chassis ("GPUs are installed in an external PCI box")
+    double networkGbpsPerNode
+        = 0; // inter-node line rate per node, all NICs (Gb/s); 0 when unknown/none
+    std::string networkFamily;      // "infiniband", "ethernet" or empty
     std::vector<std::string> notes; // what was assumed, for the report
 };
 
@@ -49,9 +51,9 @@ struct MlperfSystemFields
     std::string hostProcessorCoreCount;  // "64"
     std::string acceleratorInterconnect; // "NVLINK 3.0, NVSWITCH 2.0 600GB/s"
     std::string acceleratorHostInterconnect; // "PCIe 4.0 x16"
-    std::string hostNetworking;          // "8x 200Gb/s HDR InfiniBand", "Mellanox ConnectX-6 ..."
+    std::string hostNetworking; // "8x 200Gb/s HDR InfiniBand", "Mellanox ConnectX-6 ..."
     std::string hostNetworkingTopology;
-    std::string hwNotes;                 // "GPUs are installed in an external PCI box"
+    std::string hwNotes; // "GPUs are installed in an external PCI box"
 };
 
 struct ParsedSystem

@@ -43,7 +43,8 @@ CsvTable CsvTable::parse(std::string_view text, const std::string &fileName)
             record.emplace_back();
             recordHasText = true;
             break;
-        case '\r': break;
+        case '\r':
+            break;
         case '\n':
             if (recordHasText || record.size() > 1 || !record[0].empty()) {
                 records.push_back(std::move(record));

@@ -15,7 +15,8 @@ public:
         , m_file(file)
         , m_place(place)
         , m_message(message)
-    {}
+    {
+    }
 
     const std::string &file() const { return m_file; }
     const std::string &place() const { return m_place; }

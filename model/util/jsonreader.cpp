@@ -37,13 +37,15 @@ Json parseJson(std::string_view text, const std::string &file)
         // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
         const auto colon = what.find(": ", what.find("parse error"));
         const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-        throw InputError(file, lineAndColumn(text, error.byte),
-                         "not valid JSON (" + detail + ")");
+        throw InputError(file, lineAndColumn(text, error.byte), "not valid JSON (" + detail + ")");
     } catch (const Json::exception &error) {
         // e.g. out_of_range 406 for a number too large for a double ("1e400"): no position.
         std::string what = error.what();
         const auto bracket = what.find("] ");
-        throw InputError(file, "", "not valid JSON (" + (bracket == std::string::npos ? what : what.substr(bracket + 2)) + ")");
+        throw InputError(file, "",
+                         "not valid JSON ("
+                             + (bracket == std::string::npos ? what : what.substr(bracket + 2))
+                             + ")");
     }
 }
 
@@ -69,14 +71,22 @@ std::string childPointer(const std::string &pointer, std::size_t index)
 const char *jsonTypeName(const Json &value)
 {
     switch (value.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::boolean: return "a boolean";
-    case Json::value_t::binary: return "binary data";
-    case Json::value_t::discarded: return "nothing";
-    default: return "a number";
+    case Json::value_t::null:
+        return "null";
+    case Json::value_t::object:
+        return "an object";
+    case Json::value_t::array:
+        return "an array";
+    case Json::value_t::string:
+        return "a string";
+    case Json::value_t::boolean:
+        return "a boolean";
+    case Json::value_t::binary:
+        return "binary data";
+    case Json::value_t::discarded:
+        return "nothing";
+    default:
+        return "a number";
     }
 }
 

@@ -33,15 +33,15 @@ public:
     std::string string(const char *key, const std::string &fallback);
     double number(const char *key);
     double number(const char *key, double fallback);
-    double positive(const char *key); // finite and > 0: sizes, rates, counts
+    double positive(const char *key);                      // finite and > 0: sizes, rates, counts
     std::optional<double> optionalNumber(const char *key); // absent or null gives nullopt
     int integer(const char *key, int minimum = 0);
     int integer(const char *key, int fallback, int minimum);
     std::vector<std::string> strings(const char *key); // absent gives an empty list
     std::vector<int> integers(const char *key);
-    const Json &array(const char *key);                // required
-    const Json *optionalArray(const char *key);        // absent gives nullptr
-    const Json *optionalObject(const char *key);       // absent or null gives nullptr
+    const Json &array(const char *key);          // required
+    const Json *optionalArray(const char *key);  // absent gives nullptr
+    const Json *optionalObject(const char *key); // absent or null gives nullptr
     ObjectReader object(const char *key);
 
     std::string pointer(const char *key) const { return childPointer(m_pointer, key); }

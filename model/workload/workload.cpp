@@ -67,13 +67,12 @@ Workload readWorkload(ObjectReader &r)
     if (w.source.empty())
         r.fail("source", "every workload figure needs a source");
     w.parameters = r.positive("parameters");
-    w.allreduceParameters = r.has("allreduceParameters") ? r.positive("allreduceParameters")
-                                                         : w.parameters;
+    w.allreduceParameters
+        = r.has("allreduceParameters") ? r.positive("allreduceParameters") : w.parameters;
     if (w.allreduceParameters > w.parameters)
         r.fail("allreduceParameters", "expected at most \"parameters\"");
-    w.alltoallBytesPerSample = r.has("alltoallBytesPerSample")
-                                   ? nonNegative(r, "alltoallBytesPerSample")
-                                   : 0;
+    w.alltoallBytesPerSample
+        = r.has("alltoallBytesPerSample") ? nonNegative(r, "alltoallBytesPerSample") : 0;
     w.trainFlopsPerSample = r.positive("trainFlopsPerSample");
     w.activationBytesPerSample = r.positive("activationBytesPerSample");
     w.inputBytesPerSample = r.positive("inputBytesPerSample");
@@ -85,8 +84,8 @@ Workload readWorkload(ObjectReader &r)
     w.defaultPrecision = r.string("defaultPrecision");
     if (std::find(std::begin(kPrecisions), std::end(kPrecisions), w.defaultPrecision)
         == std::end(kPrecisions))
-        r.fail("defaultPrecision", "expected fp32, tf32, fp16, bf16 or fp8; found \""
-                                       + w.defaultPrecision + "\"");
+        r.fail("defaultPrecision",
+               "expected fp32, tf32, fp16, bf16 or fp8; found \"" + w.defaultPrecision + "\"");
     w.qualityTarget = r.string("qualityTarget");
     w.convergence = readConvergence(r);
     return w;
@@ -173,8 +172,8 @@ std::optional<double> samplesToConverge(const Workload &w, int globalBatch)
         [](int batch, const ConvergencePoint &p) { return batch < p.globalBatch; });
     const ConvergencePoint &hi = *upper;
     const ConvergencePoint &lo = *(upper - 1);
-    const double t = static_cast<double>(globalBatch - lo.globalBatch)
-                     / (hi.globalBatch - lo.globalBatch);
+    const double t
+        = static_cast<double>(globalBatch - lo.globalBatch) / (hi.globalBatch - lo.globalBatch);
     return std::max(floor, lo.samples + t * (hi.samples - lo.samples));
 }
 

@@ -15,31 +15,32 @@ namespace clab::workload {
 struct ConvergencePoint
 {
     int globalBatch = 0;
-    double samples = 0;     // training samples to reach the quality target (mean of the runs)
-    std::string source;     // e.g. "mlperf_rcps training_3.1.0 rcps_resnet.json resnet_ref_3264"
+    double samples = 0; // training samples to reach the quality target (mean of the runs)
+    std::string source; // e.g. "mlperf_rcps training_3.1.0 rcps_resnet.json resnet_ref_3264"
 };
 
 struct Workload
 {
-    std::string id;                     // "resnet50"
-    std::string name;                   // "ResNet-50 v1.5 (ImageNet)"
-    std::vector<std::string> aliases;   // benchmark names as MLPerf writes them: "resnet"
-    std::string source;                 // where the figures below come from
-    double parameters = 0;              // trainable parameters
+    std::string id;                   // "resnet50"
+    std::string name;                 // "ResNet-50 v1.5 (ImageNet)"
+    std::vector<std::string> aliases; // benchmark names as MLPerf writes them: "resnet"
+    std::string source;               // where the figures below come from
+    double parameters = 0;            // trainable parameters
     // Dense parameters whose gradients are all-reduced every step; the rest (recommender
     // embedding tables) are sharded over all GPUs, updated sparsely, never all-reduced.
     double allreduceParameters = 0;
-    double alltoallBytesPerSample = 0;  // model-parallel embedding exchange, each way, per sample
-    double trainFlopsPerSample = 0;     // forward + backward FLOPs of one sample
-    double activationBytesPerSample = 0;// activation memory kept for the backward pass, at the default precision
-    double inputBytesPerSample = 0;     // bytes read from storage per sample
+    double alltoallBytesPerSample = 0; // model-parallel embedding exchange, each way, per sample
+    double trainFlopsPerSample = 0;    // forward + backward FLOPs of one sample
+    double activationBytesPerSample
+        = 0; // activation memory kept for the backward pass, at the default precision
+    double inputBytesPerSample = 0;        // bytes read from storage per sample
     double decodeCoreSecondsPerSample = 0; // CPU core-seconds to decode/augment one sample
-    double datasetSamples = 0;          // samples in one epoch
-    double evalSamples = 0;             // samples in one evaluation pass
-    double evalFlopsPerSample = 0;      // forward FLOPs of one evaluation sample
-    double evalEverySamples = 0;        // training samples between evaluations (0: once at the end)
-    std::string defaultPrecision;       // "fp16", "bf16", "tf32", "fp32"
-    std::string qualityTarget;          // "75.9% top-1"
+    double datasetSamples = 0;             // samples in one epoch
+    double evalSamples = 0;                // samples in one evaluation pass
+    double evalFlopsPerSample = 0;         // forward FLOPs of one evaluation sample
+    double evalEverySamples = 0;  // training samples between evaluations (0: once at the end)
+    std::string defaultPrecision; // "fp16", "bf16", "tf32", "fp32"
+    std::string qualityTarget;    // "75.9% top-1"
     std::vector<ConvergencePoint> convergence; // sorted by globalBatch
 };
 

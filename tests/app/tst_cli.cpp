@@ -105,7 +105,8 @@ void TestCli::badInputExitsOne()
     const std::string bad = dir.filePath(QStringLiteral("bad.clab")).toStdString();
     {
         std::ofstream f(bad);
-        f << "{\n  \"formatVersion\": 1,\n  \"appVersion\": \"0.1.0\",\n  \"hosts\": [\n    {\"id\": 3}\n  ]\n}\n";
+        f << "{\n  \"formatVersion\": 1,\n  \"appVersion\": \"0.1.0\",\n  \"hosts\": [\n    "
+             "{\"id\": 3}\n  ]\n}\n";
     }
     Outcome r = run({"analyze", bad});
     QCOMPARE(r.status, 1);

@@ -49,26 +49,26 @@ void writeFile(const std::string &path, const std::string &text)
 
 // The header of shared/reference/mlperf_training_calibration.csv, copied so that the test runs
 // without the shared folder.
-const char *const kHeader =
-    R"csv(round,submitter,system,division,availability,accelerator,accelerator_count,accelerators_per_node,number_of_nodes,host_processor,host_processors_per_node,framework,accelerator_interconnect,host_networking,benchmark,benchmark_definition,minutes,n_result_files,n_converged,rcp_scaling_factor,summary_csv_minutes,score_method,quality,source_url,global_batch_size,median_epoch_at_stop,train_samples,hw_notes,accelerator_host_interconnect,host_storage_type,host_memory_capacity,host_processor_core_count,accelerator_memory_capacity,host_networking_topology)csv";
+const char *const kHeader
+    = R"csv(round,submitter,system,division,availability,accelerator,accelerator_count,accelerators_per_node,number_of_nodes,host_processor,host_processors_per_node,framework,accelerator_interconnect,host_networking,benchmark,benchmark_definition,minutes,n_result_files,n_converged,rcp_scaling_factor,summary_csv_minutes,score_method,quality,source_url,global_batch_size,median_epoch_at_stop,train_samples,hw_notes,accelerator_host_interconnect,host_storage_type,host_memory_capacity,host_processor_core_count,accelerator_memory_capacity,host_networking_topology)csv";
 // Rows 101, 4 and 44 of that file: NVIDIA DGX A100 ResNet-50 (v1.0, 28.771 min), Google TPU v3
 // ResNet-50 (v0.6), NVIDIA DGX-1 MiniGo (v0.7).
-const char *const kA100Resnet =
-    R"csv(1.0,NVIDIA,dgxa100_ngc21.05_mxnet,closed,onprem,NVIDIA A100-SXM4-80GB (400W),8,8,1,AMD EPYC 7742,2,MXNet NVIDIA Release 21.05,"NVLINK 3.0, NVSWITCH 2.0 600GB/s","Storage: 2x ConnectX-6 IB HDR 200Gb/sec, Management: 1x ConnectX-6 Ethernet 100Gb/Sec, Compute: 8x ConnectX-6 IB HDR 200Gb/Sec",resnet,"ResNet-50 v1.5, ImageNet (75.90% top-1 per MLPerf v1.0+ rules page)",28.771,5,4,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v1.0/tree/master/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet,3264,35,1281167,,,NVMe SSD,2 TB,64,80 GB,)csv";
-const char *const kTpuResnet =
-    R"csv(0.6,Google,tpu-v3-1024,closed,cloud,tpu-v3,512,512,1,Intel Skylake,1,TensorFlow 1.14 commit hash = faf9db515c4bf550daacc1c3a22fedf3ff5dde63,custom,-,resnet,"ResNet-50 v1.5, ImageNet (75.90% top-1 per MLPerf v1.0+ rules page)",2.304,5,4,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v0.6/tree/master/Google/results/tpu-v3-1024/resnet,,,,none,custom,SSD,SSD,-,32 GB,-)csv";
-const char *const kMinigo =
-    R"csv(0.7,NVIDIA,dgx1_ngc20.06_tensorflow,closed,onprem,NVIDIA V100-SXM2-16GB (300W),8,8,1,Intel(R) Xeon(R) CPU E5-2698 v4 @ 2.20GHz,2,TensorFlow NVIDIA Release 20.06,NVLINK2.0 300GB/s,Management: 1x Ethernet 10GB/Sec,minigo,MiniGo RL,603.599,10,10,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v0.7/tree/master/NVIDIA/results/dgx1_ngc20.06_tensorflow/minigo,,42.5,,,,SATA SSD,512 GB,20,16 GB,)csv";
+const char *const kA100Resnet
+    = R"csv(1.0,NVIDIA,dgxa100_ngc21.05_mxnet,closed,onprem,NVIDIA A100-SXM4-80GB (400W),8,8,1,AMD EPYC 7742,2,MXNet NVIDIA Release 21.05,"NVLINK 3.0, NVSWITCH 2.0 600GB/s","Storage: 2x ConnectX-6 IB HDR 200Gb/sec, Management: 1x ConnectX-6 Ethernet 100Gb/Sec, Compute: 8x ConnectX-6 IB HDR 200Gb/Sec",resnet,"ResNet-50 v1.5, ImageNet (75.90% top-1 per MLPerf v1.0+ rules page)",28.771,5,4,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v1.0/tree/master/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet,3264,35,1281167,,,NVMe SSD,2 TB,64,80 GB,)csv";
+const char *const kTpuResnet
+    = R"csv(0.6,Google,tpu-v3-1024,closed,cloud,tpu-v3,512,512,1,Intel Skylake,1,TensorFlow 1.14 commit hash = faf9db515c4bf550daacc1c3a22fedf3ff5dde63,custom,-,resnet,"ResNet-50 v1.5, ImageNet (75.90% top-1 per MLPerf v1.0+ rules page)",2.304,5,4,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v0.6/tree/master/Google/results/tpu-v3-1024/resnet,,,,none,custom,SSD,SSD,-,32 GB,-)csv";
+const char *const kMinigo
+    = R"csv(0.7,NVIDIA,dgx1_ngc20.06_tensorflow,closed,onprem,NVIDIA V100-SXM2-16GB (300W),8,8,1,Intel(R) Xeon(R) CPU E5-2698 v4 @ 2.20GHz,2,TensorFlow NVIDIA Release 20.06,NVLINK2.0 300GB/s,Management: 1x Ethernet 10GB/Sec,minigo,MiniGo RL,603.599,10,10,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v0.7/tree/master/NVIDIA/results/dgx1_ngc20.06_tensorflow/minigo,,42.5,,,,SATA SSD,512 GB,20,16 GB,)csv";
 // The A100 row again as BERT, without its global batch size.
-const char *const kBertNoBatch =
-    R"csv(1.0,NVIDIA,dgxa100_ngc21.05_mxnet,closed,onprem,NVIDIA A100-SXM4-80GB (400W),8,8,1,AMD EPYC 7742,2,MXNet NVIDIA Release 21.05,"NVLINK 3.0, NVSWITCH 2.0 600GB/s","Storage: 2x ConnectX-6 IB HDR 200Gb/sec, Management: 1x ConnectX-6 Ethernet 100Gb/Sec, Compute: 8x ConnectX-6 IB HDR 200Gb/Sec",bert,"BERT-Large, Wikipedia",28.771,5,4,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v1.0/tree/master/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet,,35,1281167,,,NVMe SSD,2 TB,64,80 GB,)csv";
+const char *const kBertNoBatch
+    = R"csv(1.0,NVIDIA,dgxa100_ngc21.05_mxnet,closed,onprem,NVIDIA A100-SXM4-80GB (400W),8,8,1,AMD EPYC 7742,2,MXNet NVIDIA Release 21.05,"NVLINK 3.0, NVSWITCH 2.0 600GB/s","Storage: 2x ConnectX-6 IB HDR 200Gb/sec, Management: 1x ConnectX-6 Ethernet 100Gb/Sec, Compute: 8x ConnectX-6 IB HDR 200Gb/Sec",bert,"BERT-Large, Wikipedia",28.771,5,4,1.0,,"olympic mean of (run_stop-run_start) over result_*.txt, x scaling.json",B: computed from official result logs with result_summarizer rule (no published summary in repo to compare),https://github.com/mlcommons/training_results_v1.0/tree/master/NVIDIA/results/dgxa100_ngc21.05_mxnet/resnet,,35,1281167,,,NVMe SSD,2 TB,64,80 GB,)csv";
 
 // Header plus an extra column nobody knows (ignored), and the four rows at lines 2-5; the last
 // row also carries two fields more than the header has.
 std::string smallCsv()
 {
-    return std::string(kHeader) + ",extra_unknown_column\n" + kA100Resnet + ",anything\n" + kTpuResnet
-           + ",\n" + kMinigo + ",\n" + kBertNoBatch + ",x,y\n";
+    return std::string(kHeader) + ",extra_unknown_column\n" + kA100Resnet + ",anything\n"
+           + kTpuResnet + ",\n" + kMinigo + ",\n" + kBertNoBatch + ",x,y\n";
 }
 
 const nlohmann::json *rowAt(const nlohmann::json &rows, const std::string &where)
@@ -103,8 +103,9 @@ void TestPerfCli::predictJson()
     QCOMPARE(r.status, 0);
     QVERIFY2(r.err.empty(), r.err.c_str());
     const auto j = nlohmann::json::parse(r.out);
-    for (const char *key : {"system", "benchmark", "global_batch", "step_time_s",
-                            "throughput_samples_per_s", "time_to_train_min", "breakdown_min", "memory"})
+    for (const char *key :
+         {"system", "benchmark", "global_batch", "step_time_s", "throughput_samples_per_s",
+          "time_to_train_min", "breakdown_min", "memory"})
         QVERIFY2(j.contains(key), key);
     QCOMPARE(j.at("system").get<std::string>(), std::string("A: 4 GPUs on one uplink"));
     QCOMPARE(j.at("benchmark").get<std::string>(), std::string("resnet50"));
@@ -112,8 +113,10 @@ void TestPerfCli::predictJson()
     QVERIFY(j.at("step_time_s").get<double>() > 0);
     QVERIFY(j.at("throughput_samples_per_s").get<double>() > 0);
     // Throughput is the batch over the step (both rounded).
-    QVERIFY(std::abs(j.at("throughput_samples_per_s").get<double>() * j.at("step_time_s").get<double>()
-                     / 3264 - 1) < 1e-3);
+    QVERIFY(std::abs(j.at("throughput_samples_per_s").get<double>()
+                         * j.at("step_time_s").get<double>() / 3264
+                     - 1)
+            < 1e-3);
     const auto &b = j.at("breakdown_min");
     QCOMPARE(b.size(), std::size_t(4));
     double sum = 0;
@@ -124,7 +127,8 @@ void TestPerfCli::predictJson()
     }
     // Each figure is rounded to 4 decimals: the sum may be off by 4 half-units.
     const double total = j.at("time_to_train_min").get<double>();
-    QVERIFY2(std::abs(sum - total) <= 2.5e-4, qPrintable(QStringLiteral("%1 vs %2").arg(sum).arg(total)));
+    QVERIFY2(std::abs(sum - total) <= 2.5e-4,
+             qPrintable(QStringLiteral("%1 vs %2").arg(sum).arg(total)));
     const auto &m = j.at("memory");
     QCOMPARE(m.size(), std::size_t(3));
     QVERIFY(m.at("fits").get<bool>());
@@ -151,7 +155,8 @@ void TestPerfCli::predictSelectsSystem()
     const auto jb = nlohmann::json::parse(b.out);
     QCOMPARE(jb.at("system").get<std::string>(), std::string("B: 6 GPUs over two switches"));
     // Six GPUs train faster than four.
-    QVERIFY(jb.at("throughput_samples_per_s").get<double>() > ja.at("throughput_samples_per_s").get<double>());
+    QVERIFY(jb.at("throughput_samples_per_s").get<double>()
+            > ja.at("throughput_samples_per_s").get<double>());
     QVERIFY(jb.at("time_to_train_min").get<double>() < ja.at("time_to_train_min").get<double>());
 }
 
@@ -236,7 +241,8 @@ void TestPerfCli::validateWrongColumns()
     QVERIFY2(r.err.find("missing column") != std::string::npos, r.err.c_str());
     QVERIFY(r.out.empty());
 
-    const Outcome missing = run({"validate", dir.filePath(QStringLiteral("absent.csv")).toStdString()});
+    const Outcome missing
+        = run({"validate", dir.filePath(QStringLiteral("absent.csv")).toStdString()});
     QCOMPARE(missing.status, 1);
     QVERIFY2(missing.err.find("absent.csv") != std::string::npos, missing.err.c_str());
 }
@@ -250,7 +256,8 @@ void TestPerfCli::calibrateWritesReadableFile()
     const Outcome r = run({"calibrate", csv, "--out", out, "--no-cross-validation"});
     QCOMPARE(r.status, 0);
     QVERIFY2(r.out.find("Wrote") != std::string::npos, r.out.c_str());
-    const clab::perf::Calibration c = clab::perf::Calibration::fromJson(clab::readTextFile(out), out);
+    const clab::perf::Calibration c
+        = clab::perf::Calibration::fromJson(clab::readTextFile(out), out);
     QCOMPARE(c.inputs.size(), std::size_t(1));
     QVERIFY(c.inputs[0].find("small.csv") != std::string::npos);
     QVERIFY(!c.fittedAt.empty());
@@ -266,7 +273,8 @@ void TestPerfCli::calibrateWritesReadableFile()
 
 void TestPerfCli::validateReference()
 {
-    const std::string path = std::string(CLAB_SHARED_DIR) + "/reference/mlperf_training_calibration.csv";
+    const std::string path
+        = std::string(CLAB_SHARED_DIR) + "/reference/mlperf_training_calibration.csv";
     if (!QFileInfo::exists(QString::fromStdString(path)))
         QSKIP("shared/reference is not present");
     const Outcome r = run({"validate", path, "--json"});
@@ -277,7 +285,8 @@ void TestPerfCli::validateReference()
     // a measured time.
     const clab::catalog::Catalog &cat = clab::catalog::Catalog::builtin();
     const clab::CsvTable table = clab::CsvTable::parse(clab::readTextFile(path), path);
-    const std::set<std::string> modelled = {"resnet", "bert", "ssd", "maskrcnn", "unet3d", "rnnt", "dlrm"};
+    const std::set<std::string> modelled
+        = {"resnet", "bert", "ssd", "maskrcnn", "unet3d", "rnnt", "dlrm"};
     std::set<std::string> expected;
     for (std::size_t i = 0; i < table.rowCount(); ++i) {
         if (!modelled.count(table.field(i, "benchmark")))
@@ -306,7 +315,8 @@ void TestPerfCli::validateReference()
                             .arg(predicted)
                             .arg(expected.size())
                             .arg(missed.join(QStringLiteral("; ")))));
-    const double resnet = j.at("summary").at("errors").at("resnet").at("median_abs_error").get<double>();
+    const double resnet
+        = j.at("summary").at("errors").at("resnet").at("median_abs_error").get<double>();
     QVERIFY2(resnet < 0.15, qPrintable(QString::number(resnet)));
 }
 

@@ -84,8 +84,8 @@ void TestTopoCli::hammingMeshJson()
 
 void TestTopoCli::fatTreeAndTorusFromArguments()
 {
-    TopoOptions o = parse({"topo", "fattree", "--endpoints", "1024", "--radix", "64", "--taper",
-                           "2", "--json"});
+    TopoOptions o = parse(
+        {"topo", "fattree", "--endpoints", "1024", "--radix", "64", "--taper", "2", "--json"});
     QCOMPARE(o.kind, std::string("fattree"));
     QCOMPARE(o.taper, 2);
     Outcome r = run(o);

@@ -23,14 +23,14 @@ void TestCatalog::builtinLoads()
 {
     const catalog::Catalog &c = catalog::Catalog::builtin();
     // The issue's list of GPUs, hosts and link kinds must all be present.
-    for (const char *id : {"V100-SXM2-32GB", "V100-PCIe-16GB", "A100-SXM4-40GB", "A100-SXM4-80GB",
-                           "A100-PCIe-40GB", "A100-PCIe-80GB", "A30", "L40", "L40S",
-                           "H100-SXM5-80GB", "H100-PCIe-80GB", "H100-NVL-94GB", "H200-SXM5-141GB",
-                           "T4"})
+    for (const char *id :
+         {"V100-SXM2-32GB", "V100-PCIe-16GB", "A100-SXM4-40GB", "A100-SXM4-80GB", "A100-PCIe-40GB",
+          "A100-PCIe-80GB", "A30", "L40", "L40S", "H100-SXM5-80GB", "H100-PCIe-80GB",
+          "H100-NVL-94GB", "H200-SXM5-141GB", "T4"})
         QVERIFY2(c.gpu(id), id);
-    for (const char *id : {"xeon-gold-6248-2s", "xeon-gold-6330-2s", "xeon-gold-6430-2s",
-                           "xeon-platinum-8480plus-2s", "epyc-7742-2s", "epyc-9654-2s",
-                           "power9-ac922"})
+    for (const char *id :
+         {"xeon-gold-6248-2s", "xeon-gold-6330-2s", "xeon-gold-6430-2s",
+          "xeon-platinum-8480plus-2s", "epyc-7742-2s", "epyc-9654-2s", "power9-ac922"})
         QVERIFY2(c.host(id), id);
     for (int gen : {3, 4, 5})
         for (int lanes : {4, 8, 16})
@@ -87,8 +87,10 @@ void TestCatalog::badFile_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("syntax") << R"({"gpus": [})" << "line 1";
-    QTest::newRow("unknown section") << R"({"gpu": []})" << "unknown catalog section";
+    QTest::newRow("syntax") << R"({"gpus": [})"
+                            << "line 1";
+    QTest::newRow("unknown section") << R"({"gpu": []})"
+                                     << "unknown catalog section";
     QTest::newRow("missing source")
         << R"({"links": [{"id": "x", "name": "x", "family": "pcie", "rawGBps": 1, "achievedFraction": 0.5, "latencyUs": 0}]})"
         << "missing required key \"source\"";

@@ -67,55 +67,87 @@ void TestCluster::smallShapes_data()
     QTest::addColumn<int>("bisectionLinks"); // one plane, the closed form; max-flow must agree
 
     // Fat tree N=8, R=4: leaves of 2 down/2 up, 4 leaves, ⌈4·2/4⌉ = 2 spines; ×4 planes.
-    QTest::newRow("fattree 8 r4") << Build([] { return fatTree({8, 4, 1, 0}); }) << 8 << 24 << 0
-                                  << 32 << 32 << 4 << 4;
+    QTest::newRow("fattree 8 r4") << Build([] {
+        return fatTree({8, 4, 1, 0});
+    }) << 8 << 24 << 0 << 32 << 32 << 4
+                                  << 4;
     // One switch joins 4; the cut is the smaller side's 2 links.
-    QTest::newRow("fattree 4 r4") << Build([] { return fatTree({4, 4, 1, 0}); }) << 4 << 4 << 0
-                                  << 16 << 0 << 2 << 2;
+    QTest::newRow("fattree 4 r4") << Build([] {
+        return fatTree({4, 4, 1, 0});
+    }) << 4 << 4 << 0 << 16 << 0 << 2
+                                  << 2;
     // N=16 > R·d = 8: three levels. 8 leaves, 4 pods × 2 aggregation, 2 core groups × 2 = 20.
-    QTest::newRow("fattree 16 r4") << Build([] { return fatTree({16, 4, 1, 0}); }) << 16 << 80
-                                   << 0 << 64 << 128 << 6 << 8;
+    QTest::newRow("fattree 16 r4") << Build([] {
+        return fatTree({16, 4, 1, 0});
+    }) << 16 << 80 << 0 << 64 << 128
+                                   << 6 << 8;
     // Taper 2 on radix 6: u = 2, d = 4; 4 leaves, ⌈4·2/6⌉ = 2 spines; cut = 2 leaves × 2 up.
-    QTest::newRow("fattree 16 r6 t2") << Build([] { return fatTree({16, 6, 2, 0}); }) << 16 << 24
-                                      << 0 << 64 << 32 << 4 << 4;
+    QTest::newRow("fattree 16 r6 t2") << Build([] {
+        return fatTree({16, 6, 2, 0});
+    }) << 16 << 24 << 0 << 64 << 32 << 4
+                                      << 4;
     // Rail: 4 servers of 2, radix 4: 2 leaves a rail (2 servers each), 4 leaves, 2 spines.
-    QTest::newRow("rail 4x2 r4") << Build([] { return railFatTree({4, 2, 4}); }) << 8 << 24 << 0
-                                 << 32 << 32 << 4 << 4;
+    QTest::newRow("rail 4x2 r4") << Build([] {
+        return railFatTree({4, 2, 4});
+    }) << 8 << 24 << 0 << 32 << 32
+                                 << 4 << 4;
     // 4×4 torus: 2 links a node, diameter 2+2, 4 rings cut twice.
-    QTest::newRow("torus 4x4") << Build([] { return torus({4, 4}); }) << 16 << 0 << 0 << 32 << 0
+    QTest::newRow("torus 4x4") << Build([] {
+        return torus({4, 4});
+    }) << 16 << 0 << 0 << 32 << 0
                                << 4 << 8;
-    QTest::newRow("torus 3x4") << Build([] { return torus({3, 4}); }) << 12 << 0 << 0 << 24 << 0
+    QTest::newRow("torus 3x4") << Build([] {
+        return torus({3, 4});
+    }) << 12 << 0 << 0 << 24 << 0
                                << 3 << 6;
     // 3×3×3: 3 links a node, diameter 1+1+1, 9 rings of 3 cut twice.
-    QTest::newRow("torus 3x3x3") << Build([] { return torus({3, 3, 3}); }) << 27 << 0 << 0 << 81
-                                 << 0 << 3 << 18;
+    QTest::newRow("torus 3x3x3") << Build([] {
+        return torus({3, 3, 3});
+    }) << 27 << 0 << 0 << 81 << 0 << 3
+                                 << 18;
     // HyperX 3×3: 9 routers ×4 planes; 3 rows and 3 columns of 3 links; acc-r-r-r-acc.
-    QTest::newRow("hyperx 3x3") << Build([] { return hyperX({3, 3}); }) << 9 << 36 << 0 << 36
-                                << 72 << 4 << 3;
-    QTest::newRow("hyperx 4x4") << Build([] { return hyperX({4, 4}); }) << 16 << 64 << 0 << 64
-                                << 4 * 48 << 4 << 8;
+    QTest::newRow("hyperx 3x3") << Build([] {
+        return hyperX({3, 3});
+    }) << 9 << 36 << 0 << 36 << 72
+                                << 4 << 3;
+    QTest::newRow("hyperx 4x4") << Build([] {
+        return hyperX({4, 4});
+    }) << 16 << 64 << 0 << 64 << 4 * 48
+                                << 4 << 8;
     // Dragonfly p=1 a=2 h=1: 3 groups, 6 routers, 3 local and 3 global links; diameter 5.
-    QTest::newRow("dragonfly 1,2,1") << Build([] { return dragonfly({1, 2, 1, 0}); }) << 6 << 24
-                                     << 0 << 4 * 9 << 4 * 3 << 5 << 2;
+    QTest::newRow("dragonfly 1,2,1") << Build([] {
+        return dragonfly({1, 2, 1, 0});
+    }) << 6 << 24 << 0 << 4 * 9 << 4 * 3
+                                     << 5 << 2;
     // p=2 a=4 h=2: 9 groups, 36 routers; copper 72 + 9·6, optical C(9,2) = 36; 4 groups × 5.
-    QTest::newRow("dragonfly 2,4,2") << Build([] { return dragonfly({2, 4, 2, 0}); }) << 72
-                                     << 144 << 0 << 4 * 126 << 4 * 36 << 5 << 20;
+    QTest::newRow("dragonfly 2,4,2") << Build([] {
+        return dragonfly({2, 4, 2, 0});
+    }) << 72 << 144 << 0 << 4 * 126 << 4 * 36
+                                     << 5 << 20;
     // Hx2Mesh 2×2 boards: 4 board links a board; 4 row + 4 column trees of 4 ports, 1 switch
     // each; two tree hops reach anything.
-    QTest::newRow("hx2 2x2") << Build([] { return hammingMesh({2, 2, 2, 2, 64}); }) << 16 << 8
-                             << 16 << 32 << 0 << 4 << 8;
+    QTest::newRow("hx2 2x2") << Build([] {
+        return hammingMesh({2, 2, 2, 2, 64});
+    }) << 16 << 8 << 16 << 32 << 0
+                             << 4 << 8;
     // Hx4Mesh 2×2 boards: 24 board links a board, 8 row and 8 column trees of 4 ports. Worst:
     // an inner accelerator to an inner one on the diagonal board: 1 to an edge, a row tree (2),
     // ≤ 2 across the middle board to a column edge, a column tree (2), 1 in: 8.
-    QTest::newRow("hx4 2x2") << Build([] { return hammingMesh({4, 4, 2, 2, 64}); }) << 64 << 16
-                             << 96 << 64 << 0 << 8 << 16;
+    QTest::newRow("hx4 2x2") << Build([] {
+        return hammingMesh({4, 4, 2, 2, 64});
+    }) << 64 << 16 << 96 << 64
+                             << 0 << 8 << 16;
     // 1×3 boards in a 3×2 grid: odd x, so the cut is across the 2 board columns: a·x row trees
     // (1·3) each cut at its 2 of 4 ports.
-    QTest::newRow("hm 1x3 3x2") << Build([] { return hammingMesh({1, 3, 3, 2, 64}); }) << 18
-                                << 9 << 12 << 48 << 0 << 6 << 6;
+    QTest::newRow("hm 1x3 3x2") << Build([] {
+        return hammingMesh({1, 3, 3, 2, 64});
+    }) << 18 << 9 << 12 << 48 << 0
+                                << 6 << 6;
     // Row trees of 2y = 8 ports on radix-4 switches: 4 edges + 2 cores each.
-    QTest::newRow("hx2 2x4 r4") << Build([] { return hammingMesh({2, 2, 2, 4, 4}); }) << 32
-                                << 4 * 6 + 8 << 32 << 4 * 8 + 8 * 4 << 4 * 8 << 6 << 16;
+    QTest::newRow("hx2 2x4 r4") << Build([] {
+        return hammingMesh({2, 2, 2, 4, 4});
+    }) << 32 << 4 * 6 + 8 << 32 << 4 * 8 + 8 * 4
+                                << 4 * 8 << 6 << 16;
 }
 
 void TestCluster::smallShapes()
@@ -208,27 +240,36 @@ void TestCluster::globalBandwidthFractions_data()
     QTest::addColumn<double>("fraction");
     QTest::addColumn<QString>("limit");
     // DOMAIN.md §5: (a+b)·B/(a·b) of 4B injection: Hx2 25 %, Hx4 12.5 %.
-    QTest::newRow("Hx2 16x16") << Build([] { return hammingMesh({2, 2, 16, 16, 64}); }) << 0.25
-                               << QStringLiteral("off-board links");
-    QTest::newRow("Hx4 8x8") << Build([] { return hammingMesh({4, 4, 8, 8, 64}); }) << 0.125
-                             << QStringLiteral("off-board links");
-    QTest::newRow("Hx2 64x64") << Build([] { return hammingMesh({2, 2, 64, 64, 64}); }) << 0.25
-                               << QStringLiteral("off-board links");
-    QTest::newRow("Hx4 32x32") << Build([] { return hammingMesh({4, 4, 32, 32, 64}); }) << 0.125
-                               << QStringLiteral("off-board links");
+    QTest::newRow("Hx2 16x16") << Build([] {
+        return hammingMesh({2, 2, 16, 16, 64});
+    }) << 0.25 << QStringLiteral("off-board links");
+    QTest::newRow("Hx4 8x8") << Build([] {
+        return hammingMesh({4, 4, 8, 8, 64});
+    }) << 0.125 << QStringLiteral("off-board links");
+    QTest::newRow("Hx2 64x64") << Build([] {
+        return hammingMesh({2, 2, 64, 64, 64});
+    }) << 0.25 << QStringLiteral("off-board links");
+    QTest::newRow("Hx4 32x32") << Build([] {
+        return hammingMesh({4, 4, 32, 32, 64});
+    }) << 0.125 << QStringLiteral("off-board links");
     // k×k torus: 8B/k of 4B, i.e. 2/k.
-    QTest::newRow("torus 32x32") << Build([] { return torus({32, 32}); }) << 2.0 / 32
-                                 << QStringLiteral("bisection");
-    QTest::newRow("torus 8x8") << Build([] { return torus({8, 8}); }) << 2.0 / 8
-                               << QStringLiteral("bisection");
-    QTest::newRow("torus 128x128") << Build([] { return torus({128, 128}); }) << 2.0 / 128
-                                   << QStringLiteral("bisection");
+    QTest::newRow("torus 32x32") << Build([] {
+        return torus({32, 32});
+    }) << 2.0 / 32 << QStringLiteral("bisection");
+    QTest::newRow("torus 8x8") << Build([] {
+        return torus({8, 8});
+    }) << 2.0 / 8 << QStringLiteral("bisection");
+    QTest::newRow("torus 128x128") << Build([] {
+        return torus({128, 128});
+    }) << 2.0 / 128 << QStringLiteral("bisection");
     // Nonblocking fat tree: full injection.
-    QTest::newRow("fattree 1024") << Build([] { return fatTree({1024, 64, 1, 0}); }) << 1.0
-                                  << QStringLiteral("injection");
+    QTest::newRow("fattree 1024") << Build([] {
+        return fatTree({1024, 64, 1, 0});
+    }) << 1.0 << QStringLiteral("injection");
     // 2:1 at the leaf (42 down, 21 up): half, a little more as a leaf's own traffic stays.
-    QTest::newRow("fattree 1024 t2") << Build([] { return fatTree({1024, 64, 2, 0}); })
-                                     << 0.5 * 1023 / (1024 - 42) << QStringLiteral("leaf up-links");
+    QTest::newRow("fattree 1024 t2") << Build([] {
+        return fatTree({1024, 64, 2, 0});
+    }) << 0.5 * 1023 / (1024 - 42) << QStringLiteral("leaf up-links");
 }
 
 void TestCluster::globalBandwidthFractions()
@@ -293,26 +334,36 @@ void TestCluster::badParameters_data()
 {
     QTest::addColumn<Build>("build");
     QTest::addColumn<QString>("place");
-    QTest::newRow("fattree too big") << Build([] { return fatTree({100000, 16, 1, 0}); })
-                                     << QStringLiteral("endpoints");
-    QTest::newRow("fattree levels") << Build([] { return fatTree({100, 16, 1, 1}); })
-                                    << QStringLiteral("levels");
-    QTest::newRow("fattree odd radix") << Build([] { return fatTree({10, 15, 1, 0}); })
-                                       << QStringLiteral("radix");
-    QTest::newRow("fattree taper") << Build([] { return fatTree({10, 16, 0, 0}); })
-                                   << QStringLiteral("taper");
+    QTest::newRow("fattree too big") << Build([] {
+        return fatTree({100000, 16, 1, 0});
+    }) << QStringLiteral("endpoints");
+    QTest::newRow("fattree levels") << Build([] {
+        return fatTree({100, 16, 1, 1});
+    }) << QStringLiteral("levels");
+    QTest::newRow("fattree odd radix") << Build([] {
+        return fatTree({10, 15, 1, 0});
+    }) << QStringLiteral("radix");
+    QTest::newRow("fattree taper") << Build([] {
+        return fatTree({10, 16, 0, 0});
+    }) << QStringLiteral("taper");
     QTest::newRow("torus 2") << Build([] { return torus({2, 8}); }) << QStringLiteral("dims");
-    QTest::newRow("torus 4D") << Build([] { return torus({3, 3, 3, 3}); }) << QStringLiteral("dims");
+    QTest::newRow("torus 4D") << Build([] {
+        return torus({3, 3, 3, 3});
+    }) << QStringLiteral("dims");
     QTest::newRow("hyperx 1D") << Build([] { return hyperX({8}); }) << QStringLiteral("dims");
-    QTest::newRow("dragonfly groups") << Build([] { return dragonfly({2, 4, 2, 10}); })
-                                      << QStringLiteral("groups");
-    QTest::newRow("hm board") << Build([] { return hammingMesh({0, 2, 4, 4, 64}); })
-                              << QStringLiteral("board");
+    QTest::newRow("dragonfly groups") << Build([] {
+        return dragonfly({2, 4, 2, 10});
+    }) << QStringLiteral("groups");
+    QTest::newRow("hm board") << Build([] {
+        return hammingMesh({0, 2, 4, 4, 64});
+    }) << QStringLiteral("board");
     // 2y = 4096 ports: more than the 64·32 two levels of radix 64 reach.
-    QTest::newRow("hm grid") << Build([] { return hammingMesh({2, 2, 4, 2048, 64}); })
-                             << QStringLiteral("grid");
-    QTest::newRow("rail servers") << Build([] { return railFatTree({1024, 8, 64}); })
-                                  << QStringLiteral("servers");
+    QTest::newRow("hm grid") << Build([] {
+        return hammingMesh({2, 2, 4, 2048, 64});
+    }) << QStringLiteral("grid");
+    QTest::newRow("rail servers") << Build([] {
+        return railFatTree({1024, 8, 64});
+    }) << QStringLiteral("servers");
     QTest::newRow("dims text") << Build([] { return torus(parseDims("4by4", "torus", "dims")); })
                                << QStringLiteral("dims");
 }
@@ -355,8 +406,8 @@ void TestCluster::priceTable()
         QVERIFY2(e.message().find("source") != std::string::npos, e.what());
     }
     try {
-        readPriceTable(
-            R"({"prices": {"switch_port": {"usd": 1, "source": "s", "usd2": 3}}})", "p.json");
+        readPriceTable(R"({"prices": {"switch_port": {"usd": 1, "source": "s", "usd2": 3}}})",
+                       "p.json");
         QFAIL("no error");
     } catch (const InputError &e) {
         QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("usd2")), e.what());
@@ -401,12 +452,14 @@ void TestCluster::sortedBeatsGreedy()
     // sorted heuristic never places less than FIFO greedy here, and on average clearly more.
     double greedySum = 0, sortedSum = 0;
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-        const auto faults = seed % 2 ? std::vector<std::uint8_t>{} : randomFaults(16, 16, 0.02, seed);
+        const auto faults
+            = seed % 2 ? std::vector<std::uint8_t>{} : randomFaults(16, 16, 0.02, seed);
         const auto jobs = traceJobSizes(256, 64, seed);
         const double g = placeJobs(16, 16, jobs, PlacementPolicy::Greedy, faults).utilisation();
         const double s = placeJobs(16, 16, jobs, PlacementPolicy::Sorted, faults).utilisation();
-        QVERIFY2(s >= g, qPrintable(QStringLiteral("seed %1: sorted %2 < greedy %3")
-                                        .arg(seed).arg(s).arg(g)));
+        QVERIFY2(
+            s >= g,
+            qPrintable(QStringLiteral("seed %1: sorted %2 < greedy %3").arg(seed).arg(s).arg(g)));
         greedySum += g;
         sortedSum += s;
     }

@@ -144,8 +144,9 @@ void TestDesign::badDesign()
     } catch (const InputError &e) {
         what = QString::fromStdString(e.what());
     } catch (const std::exception &e) {
-        QFAIL(qPrintable(QStringLiteral("expected clab::InputError, got %1: %2")
-                             .arg(QString::fromUtf8(typeid(e).name()), QString::fromUtf8(e.what()))));
+        QFAIL(
+            qPrintable(QStringLiteral("expected clab::InputError, got %1: %2")
+                           .arg(QString::fromUtf8(typeid(e).name()), QString::fromUtf8(e.what()))));
     }
     QString prefix = path + QStringLiteral(": ");
     if (place.startsWith(QLatin1Char('/')))
@@ -292,13 +293,27 @@ void TestDesign::splitEndpoint_data()
     QTest::addColumn<QString>("endpoint");
     QTest::addColumn<QString>("item");
     QTest::addColumn<QString>("port");
-    QTest::newRow("item only") << "gpu0" << "gpu0" << "";
-    QTest::newRow("host socket") << "hostA/cpu1" << "hostA" << "cpu1";
-    QTest::newRow("chassis port") << "pool/up3" << "pool" << "up3";
-    QTest::newRow("second slash stays in the port") << "a/b/c" << "a" << "b/c";
-    QTest::newRow("trailing slash") << "hostA/" << "hostA" << "";
-    QTest::newRow("leading slash") << "/cpu0" << "" << "cpu0";
-    QTest::newRow("empty") << "" << "" << "";
+    QTest::newRow("item only") << "gpu0"
+                               << "gpu0"
+                               << "";
+    QTest::newRow("host socket") << "hostA/cpu1"
+                                 << "hostA"
+                                 << "cpu1";
+    QTest::newRow("chassis port") << "pool/up3"
+                                  << "pool"
+                                  << "up3";
+    QTest::newRow("second slash stays in the port") << "a/b/c"
+                                                    << "a"
+                                                    << "b/c";
+    QTest::newRow("trailing slash") << "hostA/"
+                                    << "hostA"
+                                    << "";
+    QTest::newRow("leading slash") << "/cpu0"
+                                   << ""
+                                   << "cpu0";
+    QTest::newRow("empty") << ""
+                           << ""
+                           << "";
 }
 
 void TestDesign::splitEndpoint()

@@ -175,7 +175,8 @@ void TestFabric::pcieServerRoutes()
     const auto &across = pair(s, "gpu2", "gpu6");
     QCOMPARE(across.kind, fabric::RouteKind::StagedViaHost);
     QCOMPARE(across.GBps, gen4 * cat().routing().stagedViaHost);
-    const std::vector<std::string> route = {"gpu2", "plx0", "server/cpu0", "server/cpu1", "plx1", "gpu6"};
+    const std::vector<std::string> route
+        = {"gpu2", "plx0", "server/cpu0", "server/cpu1", "plx1", "gpu6"};
     QCOMPARE(across.route, route);
     // The matrix is symmetric here.
     for (const auto &p : s.p2p)
@@ -293,7 +294,8 @@ void TestFabric::matchesMeasurements()
             measured.emplace(f[0] + "|" + f[1], std::stod(f[2]));
     }
     const double nvswitch = measured.at("nvlink3_nvswitch (12 links/GPU)|p2p_uni");
-    const double staged = measured.at("pcie4_x16 (staged through host)|gpu_gpu_via_host_uni (P2P disabled)");
+    const double staged
+        = measured.at("pcie4_x16 (staged through host)|gpu_gpu_via_host_uni (P2P disabled)");
     const double nvlink2 = measured.at("nvlink2 (GPU pair)|p2p_uni");
 
     const auto dgx = fabric::analyze(example("dgx-a100-nvswitch.clab"), cat());

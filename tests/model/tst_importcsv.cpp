@@ -23,7 +23,6 @@ std::string reference(const char *name)
     return std::string(CLAB_SHARED_DIR) + "/reference/" + name;
 }
 
-
 } // namespace
 
 class TestImportCsv : public QObject

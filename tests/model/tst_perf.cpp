@@ -64,12 +64,11 @@ bool near(double actual, double expected, double relative = 1e-9)
     return std::abs(actual - expected) <= relative * std::max(std::abs(expected), 1e-300);
 }
 
-#define CLAB_NEAR(actual, expected)                                                               \
-    QVERIFY2(near((actual), (expected)),                                                           \
-             qPrintable(QStringLiteral("%1 = %2, expected %3")                                     \
-                            .arg(QLatin1String(#actual))                                           \
-                            .arg((actual), 0, 'g', 17)                                             \
-                            .arg((expected), 0, 'g', 17)))
+#define CLAB_NEAR(actual, expected)                                                                \
+    QVERIFY2(near((actual), (expected)), qPrintable(QStringLiteral("%1 = %2, expected %3")         \
+                                                        .arg(QLatin1String(#actual))               \
+                                                        .arg((actual), 0, 'g', 17)                 \
+                                                        .arg((expected), 0, 'g', 17)))
 
 // A made-up GPU with round numbers: 100 TFLOPS FP16, 20 FP32, 1000 GB/s, 40 GB.
 catalog::Gpu testGpu()
@@ -168,8 +167,8 @@ design::Design chassisNode(bool ownUplinks)
         d.devices.push_back({id, "A100-PCIe-40GB", {}, "pool", 4 * i});
         s.devices.push_back(id);
         if (ownUplinks || i == 0)
-            d.links.push_back({"h/cpu" + std::to_string(i / 2), "pool/up" + std::to_string(i),
-                               "pcie4x16", 1});
+            d.links.push_back(
+                {"h/cpu" + std::to_string(i / 2), "pool/up" + std::to_string(i), "pcie4x16", 1});
     }
     d.systems.push_back(s);
     return d;
@@ -229,8 +228,8 @@ void TestPerf::computeMathBound()
 {
     const catalog::Gpu gpu = testGpu();
     const perf::Platform p = testPlatform(gpu);
-    const perf::Prediction r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16,
-                                             testCalibration());
+    const perf::Prediction r
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     QCOMPARE(r.plan.tensor, 1);
     QCOMPARE(r.plan.pipeline, 1);
     QCOMPARE(r.dataParallel, 4);
@@ -287,8 +286,8 @@ void TestPerf::inputStorageBound()
     const catalog::Gpu gpu = testGpu();
     perf::Platform p = testPlatform(gpu);
     p.storageGBps = 0.01; // 10 MB/s for the whole node
-    const perf::Prediction r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16,
-                                             testCalibration());
+    const perf::Prediction r
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     // 64 samples x 100 kB / 10 MB/s = 0.64 s
     CLAB_NEAR(r.inputS, 0.64);
     CLAB_NEAR(r.stepS, 0.64);
@@ -299,8 +298,8 @@ void TestPerf::inputH2dBound()
     const catalog::Gpu gpu = testGpu();
     perf::Platform p = testPlatform(gpu);
     p.h2dGBps = 0.001; // 1 MB/s per GPU
-    const perf::Prediction r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16,
-                                             testCalibration());
+    const perf::Prediction r
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     // 16 samples per GPU x 100 kB / 1 MB/s = 1.6 s
     CLAB_NEAR(r.inputS, 1.6);
     CLAB_NEAR(r.stallS, 1.6 - 0.326);
@@ -311,7 +310,8 @@ void TestPerf::ringAllReduce()
 {
     const catalog::Gpu gpu = testGpu();
     const perf::Platform p = testPlatform(gpu);
-    perf::Prediction r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
+    perf::Prediction r
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     // 2 (n-1)/n x G / B + 2 (n-1) x latency: 1.5 x 2e8 B (fp16) / 100 GB/s + 6 x 10 us
     CLAB_NEAR(r.communicationS, 1.5 * 2e8 / 100e9 + 6 * 10e-6);
     QCOMPARE(r.alltoallS, 0.0);
@@ -340,7 +340,8 @@ void TestPerf::exposedCommunication()
     const catalog::Gpu gpu = testGpu();
     perf::Platform p = testPlatform(gpu);
     // Fast ring: 3.06 ms of traffic hides behind 0.6 x 2/3 x 0.32 s = 128 ms of backward pass.
-    perf::Prediction r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
+    perf::Prediction r
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     QCOMPARE(r.exposedCommS, 0.0);
     CLAB_NEAR(r.stepS, r.computeS);
     // Slow ring, 1 GB/s: 0.3 s + 60 us, of which 128 ms hidden.
@@ -370,8 +371,8 @@ void TestPerf::interNode()
     p.nodes = 2;
     p.networkGBps = 10;
     p.networkLatencyUs = 5;
-    const perf::Prediction r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16,
-                                             testCalibration());
+    const perf::Prediction r
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     QCOMPARE(r.dataParallel, 8);
     QCOMPARE(r.localBatch, 8.0);
     // Ring of 4 inside the node: 1.5 x 2e8 / 100e9 + 6 x 10 us; between the two nodes:
@@ -383,8 +384,8 @@ void TestPerf::interNode()
     QCOMPARE(r.exposedCommS, 0.0);
     // Four nodes: 2 x 3/4 x G / B + 2 log2(4) x latency.
     p.nodes = 4;
-    const perf::Prediction four = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16,
-                                                testCalibration());
+    const perf::Prediction four
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(four.communicationS, intra + 1.5 * 2e8 / 10e9 + 2 * 2 * 5e-6);
 }
 
@@ -417,7 +418,8 @@ void TestPerf::alltoall()
     QVERIFY(r.fits);
     // A single node: no network share.
     p.nodes = 1;
-    const perf::Prediction single = perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration());
+    const perf::Prediction single
+        = perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(single.alltoallS, 2 * 16 * 1e6 * 3.0 / 4 / 100e9);
 }
 
@@ -429,8 +431,8 @@ void TestPerf::memoryGradientAccumulation()
     w.activationBytesPerSample = 1e9;
     // 64 samples per GPU: 1.6 GB state + 64 GB activations + 2 GB does not fit in 40 GB;
     // half (32) needs 35.6 GB and does.
-    perf::Prediction r = perf::predict(p, w, 256, perf::Precision::Fp16, testCalibration(), {},
-                                       perf::Plan{1, 1});
+    perf::Prediction r
+        = perf::predict(p, w, 256, perf::Precision::Fp16, testCalibration(), {}, perf::Plan{1, 1});
     QCOMPARE(r.localBatch, 64.0);
     QCOMPARE(r.microBatch, 32.0);
     CLAB_NEAR(r.requiredGB, 1.6 + 32 + 2);
@@ -462,8 +464,8 @@ void TestPerf::evaluationAndTimeToTrain()
 {
     const catalog::Gpu gpu = testGpu();
     const perf::Platform p = testPlatform(gpu);
-    const perf::Prediction r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16,
-                                             testCalibration());
+    const perf::Prediction r
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     // Below the table's smallest batch: its 20,000 samples; ceil(20000 / 64) = 313 steps.
     QCOMPARE(r.samples.value_or(-1), 20000.0);
     QCOMPARE(r.steps, 313.0);
@@ -481,8 +483,8 @@ void TestPerf::evaluationAndTimeToTrain()
     perf::Platform slow = p;
     slow.ringGBps = 1;
     slow.h2dGBps = 0.002;
-    const perf::Prediction s = perf::predict(slow, testWorkload(), 64, perf::Precision::Fp16,
-                                             testCalibration());
+    const perf::Prediction s
+        = perf::predict(slow, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     QVERIFY(s.breakdownMin.communication > 0);
     QVERIFY(s.breakdownMin.input > 0);
     CLAB_NEAR(s.steps * s.stepS / 60 + s.evaluationS / 60, *s.timeToTrainMin);
@@ -505,7 +507,8 @@ void TestPerf::samplesAndSteps()
     const catalog::Gpu gpu = testGpu();
     const perf::Platform p = testPlatform(gpu);
     // Half-way between 100 (20,000) and 200 (30,000): 25,000 samples, ceil(25000/150) = 167.
-    perf::Prediction r = perf::predict(p, testWorkload(), 150, perf::Precision::Fp16, testCalibration());
+    perf::Prediction r
+        = perf::predict(p, testWorkload(), 150, perf::Precision::Fp16, testCalibration());
     QCOMPARE(r.samples.value_or(-1), 25000.0);
     QCOMPARE(r.steps, 167.0);
     // Exactly divisible: 30,000 / 200 = 150 steps.
@@ -570,8 +573,8 @@ void TestPerf::moreH2dNeverSlower()
         for (double h2d : {0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 100.0}) {
             perf::Platform p = testPlatform(gpu);
             p.h2dGBps = h2d;
-            const perf::Prediction r = perf::predict(p, w, 256, perf::Precision::Fp16,
-                                                     perf::Calibration::builtin());
+            const perf::Prediction r
+                = perf::predict(p, w, 256, perf::Precision::Fp16, perf::Calibration::builtin());
             QVERIFY2(r.stepS <= previous, id);
             previous = r.stepS;
         }
@@ -588,8 +591,8 @@ void TestPerf::moreHostCoresNeverSlower()
         for (int cores : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
             perf::Platform p = testPlatform(gpu);
             p.hostCores = cores;
-            const perf::Prediction r = perf::predict(p, w, 256, perf::Precision::Fp16,
-                                                     perf::Calibration::builtin());
+            const perf::Prediction r
+                = perf::predict(p, w, 256, perf::Precision::Fp16, perf::Calibration::builtin());
             QVERIFY2(r.stepS <= previous, id);
             previous = r.stepS;
         }
@@ -646,7 +649,8 @@ void TestPerf::moreGpusNeverLowerThroughput()
                 spec.gpu = gpu;
                 spec.gpusPerNode = gpus;
                 spec.intraNode = intra;
-                const perf::Prediction r = predictBuiltin(perf::platformOf(spec, cat()), w, local * gpus);
+                const perf::Prediction r
+                    = predictBuiltin(perf::platformOf(spec, cat()), w, local * gpus);
                 if (!r.fits)
                     continue;
                 if (r.throughput < previous)
@@ -677,9 +681,11 @@ void TestPerf::sxmNeverSlowerThanPcie()
             perf::SystemSpec spec;
             spec.gpusPerNode = 1;
             spec.gpu = sxm;
-            const perf::Prediction a = predictBuiltin(perf::platformOf(spec, cat()), builtinWorkload(id), 256);
+            const perf::Prediction a
+                = predictBuiltin(perf::platformOf(spec, cat()), builtinWorkload(id), 256);
             spec.gpu = pcie;
-            const perf::Prediction b = predictBuiltin(perf::platformOf(spec, cat()), builtinWorkload(id), 256);
+            const perf::Prediction b
+                = predictBuiltin(perf::platformOf(spec, cat()), builtinWorkload(id), 256);
             if (a.computeS > b.computeS)
                 slower << QStringLiteral("%1 %2: %3 s vs %4 %5 s")
                               .arg(QLatin1String(id), QLatin1String(sxm))
@@ -734,8 +740,8 @@ void TestPerf::gpt3FitsOnManyNodes()
     const perf::Plan plan = perf::choosePlan(p, w, 1536);
     QCOMPARE(plan.tensor, 8);
     QCOMPARE(plan.pipeline, 8);
-    const perf::Prediction r = perf::predict(p, w, 1536, perf::Precision::Bf16,
-                                             perf::Calibration::builtin());
+    const perf::Prediction r
+        = perf::predict(p, w, 1536, perf::Precision::Bf16, perf::Calibration::builtin());
     QCOMPARE(r.dataParallel, 8);
     QVERIFY(r.fits);
     QVERIFY(r.requiredGB <= 80);
@@ -759,7 +765,8 @@ void TestPerf::sharedUplinkSlowsInput()
     w.inputBytesPerSample = 6e5;
     const perf::Prediction s = predictBuiltin(shared, w, 1024);
     const perf::Prediction o = predictBuiltin(own, w, 1024);
-    QVERIFY2(s.inputS > o.inputS, qPrintable(QStringLiteral("%1 vs %2").arg(s.inputS).arg(o.inputS)));
+    QVERIFY2(s.inputS > o.inputS,
+             qPrintable(QStringLiteral("%1 vs %2").arg(s.inputS).arg(o.inputS)));
     QVERIFY(s.stepS >= o.stepS);
     QCOMPARE(s.communicationS, o.communicationS);
     QCOMPARE(s.computeS, o.computeS);
@@ -882,17 +889,21 @@ void TestPerf::examples_data()
         {"seed-testbed.clab", "D:", 1, "bert_large", 448, 2.21325165073, 214.293034727, 60, 800},
         {"dgx-a100-nvswitch.clab", "", 1, "resnet50", 3264, 0.120085971457, 27.6965106297, 15, 60},
         {"dgx-a100-nvswitch.clab", "", 1, "bert_large", 448, 0.235210378851, 22.7511350255, 9, 45},
-        {"a100-pcie-two-switches.clab", "", 1, "resnet50", 3264, 0.147291507526, 33.9719406858, 20, 90},
-        {"a100-pcie-two-switches.clab", "", 1, "bert_large", 448, 0.286077090026, 27.6801764458, 12, 80},
-        {"two-nodes-infiniband.clab", "", 2, "resnet50", 3264, 0.0335309814883, 7.73161629547, 3, 20},
-        {"two-nodes-infiniband.clab", "", 2, "bert_large", 448, 0.0339521569198, 3.27176897953, 1, 10},
+        {"a100-pcie-two-switches.clab", "", 1, "resnet50", 3264, 0.147291507526, 33.9719406858, 20,
+         90},
+        {"a100-pcie-two-switches.clab", "", 1, "bert_large", 448, 0.286077090026, 27.6801764458, 12,
+         80},
+        {"two-nodes-infiniband.clab", "", 2, "resnet50", 3264, 0.0335309814883, 7.73161629547, 3,
+         20},
+        {"two-nodes-infiniband.clab", "", 2, "bert_large", 448, 0.0339521569198, 3.27176897953, 1,
+         10},
     };
     for (const Row &r : rows) {
-        const std::string name = std::string(r.file) + " " + r.system + " x" + std::to_string(r.nodes)
-                                 + " " + r.benchmark;
-        QTest::newRow(name.c_str()) << QString::fromLatin1(r.file) << QString::fromLatin1(r.system)
-                                    << r.nodes << QString::fromLatin1(r.benchmark) << r.gbs
-                                    << r.stepS << r.minutes << r.low << r.high;
+        const std::string name = std::string(r.file) + " " + r.system + " x"
+                                 + std::to_string(r.nodes) + " " + r.benchmark;
+        QTest::newRow(name.c_str())
+            << QString::fromLatin1(r.file) << QString::fromLatin1(r.system) << r.nodes
+            << QString::fromLatin1(r.benchmark) << r.gbs << r.stepS << r.minutes << r.low << r.high;
     }
 }
 
@@ -1018,21 +1029,22 @@ void TestPerf::badCalibration_data()
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("pointer");
     QTest::addColumn<QString>("message");
-    QTest::newRow("negative factor") << QStringLiteral(R"({"benchEfficiency": {"resnet50": -0.5}})")
-                                     << QStringLiteral("/benchEfficiency/resnet50")
-                                     << QStringLiteral("greater than zero");
+    QTest::newRow("negative factor")
+        << QStringLiteral(R"({"benchEfficiency": {"resnet50": -0.5}})")
+        << QStringLiteral("/benchEfficiency/resnet50") << QStringLiteral("greater than zero");
     QTest::newRow("zero factor") << QStringLiteral(R"({"linkFactor": {"pcie": 0}})")
                                  << QStringLiteral("/linkFactor/pcie")
                                  << QStringLiteral("greater than zero");
-    QTest::newRow("string factor") << QStringLiteral(R"({"archFactor": {"Ampere": "1.1"}})")
-                                   << QStringLiteral("/archFactor/Ampere")
-                                   << QStringLiteral("number");
+    QTest::newRow("string factor")
+        << QStringLiteral(R"({"archFactor": {"Ampere": "1.1"}})")
+        << QStringLiteral("/archFactor/Ampere") << QStringLiteral("number");
     QTest::newRow("unknown key") << QStringLiteral(R"({"overlap": 0.5, "benchEficiency": {}})")
                                  << QStringLiteral("/benchEficiency") << QString();
     QTest::newRow("overlap 2") << QStringLiteral(R"({"overlap": 2})") << QStringLiteral("/overlap")
                                << QStringLiteral("between 0 and 1");
-    QTest::newRow("overlap negative") << QStringLiteral(R"({"overlap": -0.1})")
-                                      << QStringLiteral("/overlap") << QStringLiteral("between 0 and 1");
+    QTest::newRow("overlap negative")
+        << QStringLiteral(R"({"overlap": -0.1})") << QStringLiteral("/overlap")
+        << QStringLiteral("between 0 and 1");
 }
 
 void TestPerf::badCalibration()
@@ -1059,11 +1071,11 @@ void TestPerf::roundFallback()
     c.benchRoundFactor = {{"bert_large/2.0", 1.2}, {"bert_large/3.1", 1.3}};
     QCOMPARE(c.round("3.0"), 0.9);
     QCOMPARE(c.round("4.0"), 1.1);
-    QCOMPARE(c.round("3.1"), 0.9); // unknown: the newest earlier round
-    QCOMPARE(c.round("5.0"), 1.1); // newer than any: the newest
-    QCOMPARE(c.round("0.7"), 1.0); // older than any: 1
-    QCOMPARE(c.round(""), 1.1);    // none given: the newest
-    QCOMPARE(c.round("dle"), 0.7); // a named one
+    QCOMPARE(c.round("3.1"), 0.9);    // unknown: the newest earlier round
+    QCOMPARE(c.round("5.0"), 1.1);    // newer than any: the newest
+    QCOMPARE(c.round("0.7"), 1.0);    // older than any: 1
+    QCOMPARE(c.round(""), 1.1);       // none given: the newest
+    QCOMPARE(c.round("dle"), 0.7);    // a named one
     QCOMPARE(c.round("lambda"), 1.0); // unknown non-numeric: 1
     QCOMPARE(c.benchRound("bert_large", "3.1"), 1.3);
     QCOMPARE(c.benchRound("bert_large", "3.0"), 1.2);
@@ -1089,10 +1101,12 @@ void TestPerf::roundFallback()
     const perf::Platform p = testPlatform(gpu);
     perf::Calibration t = testCalibration();
     t.roundFactor = {{"2.0", 0.5}, {"3.0", 1.0}};
-    const perf::Prediction early = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, t, "2.1");
+    const perf::Prediction early
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, t, "2.1");
     QCOMPARE(early.efficiency, 0.25);
     CLAB_NEAR(early.computeS, 0.64 + 0.004 + 0.002);
-    const perf::Prediction late = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, t, "3.5");
+    const perf::Prediction late
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, t, "3.5");
     QCOMPARE(late.efficiency, 0.5);
 }
 
@@ -1125,7 +1139,7 @@ void TestPerf::csvMissingColumns()
     const CsvTable t = CsvTable::parse("a,b,c\n1,2\n4,5,6,7\n\n8,9,10\n", "m.csv");
     QCOMPARE(t.rowCount(), std::size_t(3)); // the blank line is no row
     QCOMPARE(t.field(0, "a"), std::string("1"));
-    QCOMPARE(t.field(0, "c"), std::string()); // short row
+    QCOMPARE(t.field(0, "c"), std::string());    // short row
     QCOMPARE(t.field(1, "c"), std::string("6")); // long row: the extra field is ignored
     QCOMPARE(t.field(0, "nope"), std::string()); // absent column
     QVERIFY(t.hasColumn("b"));

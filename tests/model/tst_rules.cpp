@@ -59,8 +59,9 @@ QString describe(const std::vector<Finding> &findings)
 {
     QString out;
     for (const Finding &f : findings) {
-        out += QStringLiteral("\n  %1: %2 [").arg(QString::fromUtf8(severityName(f.severity)),
-                                                   QString::fromStdString(f.message));
+        out += QStringLiteral("\n  %1: %2 [")
+                   .arg(QString::fromUtf8(severityName(f.severity)),
+                        QString::fromStdString(f.message));
         for (std::size_t i = 0; i < f.items.size(); ++i)
             out += (i ? QStringLiteral(", ") : QString()) + QString::fromStdString(f.items[i]);
         out += QLatin1Char(']');
@@ -118,8 +119,8 @@ void TestRules::finding_data()
                                   << ids({"gpu0"});
     d = fine();
     d.hosts.push_back({"pool", "epyc-7742-2s", {}});
-    QTest::newRow("duplicate id across kinds") << d << error << "id \"pool\" is used by 2 items"
-                                               << ids({"pool"});
+    QTest::newRow("duplicate id across kinds")
+        << d << error << "id \"pool\" is used by 2 items" << ids({"pool"});
     d = fine();
     d.devices[0].model = "A100-PCIE-40G";
     QTest::newRow("unknown model, did you mean")
@@ -158,8 +159,7 @@ void TestRules::finding_data()
     for (int i = 1; i <= 16; ++i)
         d.devices.push_back(pooled("gpu" + std::to_string(i), "A100-PCIe-40GB", i % 16));
     QTest::newRow("more devices than slots")
-        << d << error << "\"pool\" holds 17 devices but a H3 Platform Falcon 4016"
-        << ids({"pool"});
+        << d << error << "\"pool\" holds 17 devices but a H3 Platform Falcon 4016" << ids({"pool"});
 
     // --- composed systems
     d = fine();
@@ -182,8 +182,8 @@ void TestRules::finding_data()
         << ids({"h"});
     d = fine();
     d.systems[0].devices.push_back("gpu0");
-    QTest::newRow("device listed twice") << d << warning << "system \"s1\" lists \"gpu0\" twice"
-                                         << ids({"gpu0"});
+    QTest::newRow("device listed twice")
+        << d << warning << "system \"s1\" lists \"gpu0\" twice" << ids({"gpu0"});
     d = fine();
     d.systems.push_back({"s1", "h", {}});
     QTest::newRow("two systems with one name")
@@ -195,9 +195,9 @@ void TestRules::finding_data()
         << QStringList{};
     d = fine();
     d.links.clear();
-    QTest::newRow("no PCIe path")
-        << d << error << "\"gpu0\" is composed to \"h\" but has no PCIe path to it"
-        << ids({"gpu0", "h"});
+    QTest::newRow("no PCIe path") << d << error
+                                  << "\"gpu0\" is composed to \"h\" but has no PCIe path to it"
+                                  << ids({"gpu0", "h"});
     // The chassis hangs off h2; a (refused) PCIe link from h to h2 is no path through h2.
     d = fine();
     d.hosts.push_back({"h2", "epyc-7742-2s", {}});
@@ -207,8 +207,7 @@ void TestRules::finding_data()
         << ids({"gpu0", "h"});
     d = fine();
     d.devices[0].model = "samsung-pm1733-3.84tb";
-    QTest::newRow("system without GPU") << d << warning << "system \"s1\" has no GPU"
-                                        << ids({"h"});
+    QTest::newRow("system without GPU") << d << warning << "system \"s1\" has no GPU" << ids({"h"});
     d = fine();
     d.devices.push_back(local("spare", "A100-PCIe-40GB"));
     QTest::newRow("unattached device")
@@ -221,8 +220,7 @@ void TestRules::finding_data()
     d.systems[0].devices.push_back("gpu1");
     d.links.push_back({"gpu0", "gpu1", "pcie4x16", 1});
     QTest::newRow("PCIe between two GPUs")
-        << d << error
-        << "link 1 (gpu0 to gpu1, pcie4x16): a PCIe link cannot join a GPU and a GPU"
+        << d << error << "link 1 (gpu0 to gpu1, pcie4x16): a PCIe link cannot join a GPU and a GPU"
         << ids({"gpu0", "gpu1"});
     QTest::newRow("NVLink on V100 PCIe")
         << gpuPair("V100-PCIe-16GB", "nvlink2", 1) << error
@@ -310,8 +308,7 @@ void TestRules::finding_data()
     d.devices.push_back(local("nvme0", "samsung-pm1733-3.84tb"));
     d.links.push_back({"h/cpu1", "nvme0/p0", "pcie4x4", 1});
     QTest::newRow("named device port")
-        << d << error << "device ports are not named; write \"nvme0\""
-        << ids({"h", "nvme0"});
+        << d << error << "device ports are not named; write \"nvme0\"" << ids({"h", "nvme0"});
     d = fine();
     d.links.push_back({"h/cpu1", "ghost", "pcie4x16", 1});
     QTest::newRow("no such item") << d << error << "no item \"ghost\" in the design"
@@ -370,8 +367,7 @@ void TestRules::finding_data()
         d.links.push_back({"sw", n, "pcie4x4", 1});
     }
     QTest::newRow("PCIe switch ports over budget")
-        << d << error << "PCIe switch \"sw\" has 25 links, over its 24 ports"
-        << ids({"sw"});
+        << d << error << "PCIe switch \"sw\" has 25 links, over its 24 ports" << ids({"sw"});
     d = Design{};
     d.switches = {{"hgx", "hgx-a100-8gpu", {}}};
     for (int i = 0; i < 9; ++i) {
@@ -412,11 +408,10 @@ void TestRules::finding()
         if (toList(f.items) == items)
             return;
     }
-    QFAIL(qPrintable(QStringLiteral("%1 %2 \"%3\" with items [%4]; findings:%5")
-                         .arg(sameMessage ? QStringLiteral("wrong items for")
-                                          : QStringLiteral("no"),
-                              severity, fragment, items.join(QStringLiteral(", ")),
-                              describe(findings))));
+    QFAIL(qPrintable(
+        QStringLiteral("%1 %2 \"%3\" with items [%4]; findings:%5")
+            .arg(sameMessage ? QStringLiteral("wrong items for") : QStringLiteral("no"), severity,
+                 fragment, items.join(QStringLiteral(", ")), describe(findings))));
 }
 
 void TestRules::fineDesignHasNoFindings()
@@ -488,9 +483,8 @@ void TestRules::oddDesignsDoNotThrow()
             const auto findings = checkDesign(odd[i], cat());
             QVERIFY2(!findings.empty(), qPrintable(QString::number(i)));
         } catch (const std::exception &e) {
-            QFAIL(qPrintable(QStringLiteral("design %1 threw: %2")
-                                 .arg(i)
-                                 .arg(QString::fromUtf8(e.what()))));
+            QFAIL(qPrintable(
+                QStringLiteral("design %1 threw: %2").arg(i).arg(QString::fromUtf8(e.what()))));
         }
     }
 }

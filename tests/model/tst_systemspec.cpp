@@ -115,31 +115,56 @@ void TestSystemSpec::gpuNames_data()
     QTest::addColumn<QString>("accelerator");
     QTest::addColumn<QString>("id"); // empty: no match
     // Spellings from the accelerator column of mlperf_training_calibration.csv.
-    QTest::newRow("plain") << "NVIDIA H100-SXM5-80GB" << "H100-SXM5-80GB";
-    QTest::newRow("SXM without gen") << "NVIDIA A100-SXM-80GB" << "A100-SXM4-80GB";
-    QTest::newRow("CTS") << "NVIDIA A100-SXM-80GB CTS" << "A100-SXM4-80GB";
-    QTest::newRow("400W") << "NVIDIA A100-SXM4-80GB (400W)" << "A100-SXM4-80GB";
-    QTest::newRow("500W no space") << "NVIDIA A100-SXM4-80GB(400W)" << "A100-SXM4-80GB";
-    QTest::newRow("SXM 40 500W") << "NVIDIA A100-SXM-40GB" << "A100-SXM4-40GB";
-    QTest::newRow("no vendor") << "A100-SXM4-40GB" << "A100-SXM4-40GB";
-    QTest::newRow("PCIE caps") << "NVIDIA A100-PCIE-80GB (300W)" << "A100-PCIe-80GB";
-    QTest::newRow("PCIe 40 250W") << "NVIDIA A100-PCIe-40GB(250W)" << "A100-PCIe-40GB";
-    QTest::newRow("HBM3") << "NVIDIA H100 80GB HBM3" << "H100-SXM5-80GB";
-    QTest::newRow("NVL long") << "H100 NVL Tensor Core GPU (PCIe)" << "H100-NVL-94GB";
-    QTest::newRow("NVL short") << "NVIDIA H100 NVL" << "H100-NVL-94GB";
-    QTest::newRow("H100 SXM") << "NVIDIA H100-SXM-80GB" << "H100-SXM5-80GB";
-    QTest::newRow("H200") << "NVIDIA H200-SXM5-141GB" << "H200-SXM5-141GB";
-    QTest::newRow("DGX-2H") << "Tesla V100-SXM3-32GB-H" << "V100-SXM3-32GB";
-    QTest::newRow("SXM3 450W") << "NVIDIA V100-SXM3-32GB (450W)" << "V100-SXM3-32GB";
-    QTest::newRow("Nvidia Tesla") << "Nvidia Tesla V100-SXM2-32GB" << "V100-SXM2-32GB";
-    QTest::newRow("V100 300W") << "NVIDIA V100-SXM2-16GB (300W)" << "V100-SXM2-16GB";
-    QTest::newRow("A30") << "NVIDIA A30" << "A30";
-    QTest::newRow("L40") << "NVIDIA L40" << "L40";
-    QTest::newRow("L40S not L40") << "NVIDIA L40S" << "L40S";
-    QTest::newRow("L4 not L40") << "NVIDIA L4" << "";
-    QTest::newRow("bare A100") << "NVIDIA A100" << "";
-    QTest::newRow("B200") << "NVIDIA Blackwell GPU (B200-SXM-180GB)" << "";
-    QTest::newRow("TPU") << "tpu-v3" << "";
+    QTest::newRow("plain") << "NVIDIA H100-SXM5-80GB"
+                           << "H100-SXM5-80GB";
+    QTest::newRow("SXM without gen") << "NVIDIA A100-SXM-80GB"
+                                     << "A100-SXM4-80GB";
+    QTest::newRow("CTS") << "NVIDIA A100-SXM-80GB CTS"
+                         << "A100-SXM4-80GB";
+    QTest::newRow("400W") << "NVIDIA A100-SXM4-80GB (400W)"
+                          << "A100-SXM4-80GB";
+    QTest::newRow("500W no space") << "NVIDIA A100-SXM4-80GB(400W)"
+                                   << "A100-SXM4-80GB";
+    QTest::newRow("SXM 40 500W") << "NVIDIA A100-SXM-40GB"
+                                 << "A100-SXM4-40GB";
+    QTest::newRow("no vendor") << "A100-SXM4-40GB"
+                               << "A100-SXM4-40GB";
+    QTest::newRow("PCIE caps") << "NVIDIA A100-PCIE-80GB (300W)"
+                               << "A100-PCIe-80GB";
+    QTest::newRow("PCIe 40 250W") << "NVIDIA A100-PCIe-40GB(250W)"
+                                  << "A100-PCIe-40GB";
+    QTest::newRow("HBM3") << "NVIDIA H100 80GB HBM3"
+                          << "H100-SXM5-80GB";
+    QTest::newRow("NVL long") << "H100 NVL Tensor Core GPU (PCIe)"
+                              << "H100-NVL-94GB";
+    QTest::newRow("NVL short") << "NVIDIA H100 NVL"
+                               << "H100-NVL-94GB";
+    QTest::newRow("H100 SXM") << "NVIDIA H100-SXM-80GB"
+                              << "H100-SXM5-80GB";
+    QTest::newRow("H200") << "NVIDIA H200-SXM5-141GB"
+                          << "H200-SXM5-141GB";
+    QTest::newRow("DGX-2H") << "Tesla V100-SXM3-32GB-H"
+                            << "V100-SXM3-32GB";
+    QTest::newRow("SXM3 450W") << "NVIDIA V100-SXM3-32GB (450W)"
+                               << "V100-SXM3-32GB";
+    QTest::newRow("Nvidia Tesla") << "Nvidia Tesla V100-SXM2-32GB"
+                                  << "V100-SXM2-32GB";
+    QTest::newRow("V100 300W") << "NVIDIA V100-SXM2-16GB (300W)"
+                               << "V100-SXM2-16GB";
+    QTest::newRow("A30") << "NVIDIA A30"
+                         << "A30";
+    QTest::newRow("L40") << "NVIDIA L40"
+                         << "L40";
+    QTest::newRow("L40S not L40") << "NVIDIA L40S"
+                                  << "L40S";
+    QTest::newRow("L4 not L40") << "NVIDIA L4"
+                                << "";
+    QTest::newRow("bare A100") << "NVIDIA A100"
+                               << "";
+    QTest::newRow("B200") << "NVIDIA Blackwell GPU (B200-SXM-180GB)"
+                          << "";
+    QTest::newRow("TPU") << "tpu-v3"
+                         << "";
 }
 
 void TestSystemSpec::gpuNames()
@@ -155,23 +180,53 @@ void TestSystemSpec::skipped_data()
     QTest::addColumn<QString>("accelerator");
     QTest::addColumn<QString>("perNode");
     QTest::addColumn<QString>("reason");
-    QTest::newRow("TPU") << "TPU v3" << "8" << "non-NVIDIA accelerator: TPU v3";
-    QTest::newRow("tpu-v3") << "tpu-v3" << "128" << "non-NVIDIA accelerator";
-    QTest::newRow("Gaudi2") << "Intel Gaudi2" << "8" << "non-NVIDIA accelerator";
-    QTest::newRow("Habana") << "Habana Gaudi HL-205" << "8" << "non-NVIDIA accelerator";
-    QTest::newRow("IPU") << "Graphcore IPU GC200" << "16" << "non-NVIDIA accelerator";
-    QTest::newRow("Ascend") << "Ascend 910 Pro A" << "8" << "non-NVIDIA accelerator";
-    QTest::newRow("Radeon") << "AMD Radeon RX 7900 XTX" << "6" << "non-NVIDIA accelerator";
-    QTest::newRow("CPU only") << "N/A" << "0" << "non-NVIDIA accelerator: N/A";
-    QTest::newRow("L4") << "NVIDIA L4" << "6" << "GPU not in catalog: NVIDIA L4";
-    QTest::newRow("A5000") << "NVIDIA RTX A5000" << "2" << "GPU not in catalog";
-    QTest::newRow("A40") << "NVIDIA A40" << "24" << "GPU not in catalog";
-    QTest::newRow("B200") << "NVIDIA Blackwell GPU (B200-SXM-180GB)" << "8"
+    QTest::newRow("TPU") << "TPU v3"
+                         << "8"
+                         << "non-NVIDIA accelerator: TPU v3";
+    QTest::newRow("tpu-v3") << "tpu-v3"
+                            << "128"
+                            << "non-NVIDIA accelerator";
+    QTest::newRow("Gaudi2") << "Intel Gaudi2"
+                            << "8"
+                            << "non-NVIDIA accelerator";
+    QTest::newRow("Habana") << "Habana Gaudi HL-205"
+                            << "8"
+                            << "non-NVIDIA accelerator";
+    QTest::newRow("IPU") << "Graphcore IPU GC200"
+                         << "16"
+                         << "non-NVIDIA accelerator";
+    QTest::newRow("Ascend") << "Ascend 910 Pro A"
+                            << "8"
+                            << "non-NVIDIA accelerator";
+    QTest::newRow("Radeon") << "AMD Radeon RX 7900 XTX"
+                            << "6"
+                            << "non-NVIDIA accelerator";
+    QTest::newRow("CPU only") << "N/A"
+                              << "0"
+                              << "non-NVIDIA accelerator: N/A";
+    QTest::newRow("L4") << "NVIDIA L4"
+                        << "6"
+                        << "GPU not in catalog: NVIDIA L4";
+    QTest::newRow("A5000") << "NVIDIA RTX A5000"
+                           << "2"
+                           << "GPU not in catalog";
+    QTest::newRow("A40") << "NVIDIA A40"
+                         << "24"
+                         << "GPU not in catalog";
+    QTest::newRow("B200") << "NVIDIA Blackwell GPU (B200-SXM-180GB)"
+                          << "8"
                           << "GPU not in catalog";
-    QTest::newRow("A100") << "NVIDIA A100" << "8" << "accelerator name too vague: NVIDIA A100";
-    QTest::newRow("V100") << "Nvidia Tesla V100" << "8" << "too vague";
-    QTest::newRow("zero GPUs") << "NVIDIA A100-SXM4-80GB" << "0" << "no GPUs per node";
-    QTest::newRow("garbage count") << "NVIDIA A100-SXM4-80GB" << "eight"
+    QTest::newRow("A100") << "NVIDIA A100"
+                          << "8"
+                          << "accelerator name too vague: NVIDIA A100";
+    QTest::newRow("V100") << "Nvidia Tesla V100"
+                          << "8"
+                          << "too vague";
+    QTest::newRow("zero GPUs") << "NVIDIA A100-SXM4-80GB"
+                               << "0"
+                               << "no GPUs per node";
+    QTest::newRow("garbage count") << "NVIDIA A100-SXM4-80GB"
+                                   << "eight"
                                    << "unparseable GPU count";
 }
 
@@ -196,10 +251,18 @@ void TestSystemSpec::counts_data()
     QTest::addColumn<QString>("total");
     QTest::addColumn<int>("gpusPerNode");
     QTest::addColumn<int>("nodeCount");
-    QTest::newRow("given") << "8" << "64" << "512" << 8 << 64;
-    QTest::newRow("per node missing") << "" << "16" << "128" << 8 << 16;
-    QTest::newRow("nodes missing") << "4" << "" << "2048" << 4 << 512;
-    QTest::newRow("only total") << "" << "" << "8" << 8 << 1;
+    QTest::newRow("given") << "8"
+                           << "64"
+                           << "512" << 8 << 64;
+    QTest::newRow("per node missing") << ""
+                                      << "16"
+                                      << "128" << 8 << 16;
+    QTest::newRow("nodes missing") << "4"
+                                   << ""
+                                   << "2048" << 4 << 512;
+    QTest::newRow("only total") << ""
+                                << ""
+                                << "8" << 8 << 1;
 }
 
 void TestSystemSpec::counts()
@@ -223,32 +286,66 @@ void TestSystemSpec::hosts_data()
     QTest::addColumn<QString>("cores");
     QTest::addColumn<QString>("host");
     QTest::addColumn<int>("coresPerNode");
-    QTest::newRow("EPYC") << "AMD EPYC 7742" << "2" << "64" << "epyc-7742-2s" << 128;
-    QTest::newRow("EPYC total in field") << "AMD EPYC 7742" << "2" << "128" << "epyc-7742-2s" << 128;
-    QTest::newRow("EPYC 64-Core") << "AMD EPYC 7763 64-Core Processor" << "2" << "64"
+    QTest::newRow("EPYC") << "AMD EPYC 7742"
+                          << "2"
+                          << "64"
+                          << "epyc-7742-2s" << 128;
+    QTest::newRow("EPYC total in field") << "AMD EPYC 7742"
+                                         << "2"
+                                         << "128"
+                                         << "epyc-7742-2s" << 128;
+    QTest::newRow("EPYC 64-Core") << "AMD EPYC 7763 64-Core Processor"
+                                  << "2"
+                                  << "64"
                                   << "epyc-7763-2s" << 128;
-    QTest::newRow("EPYC 127") << "AMD EPYC 7763 64-Core Processor" << "2" << "127"
+    QTest::newRow("EPYC 127") << "AMD EPYC 7763 64-Core Processor"
+                              << "2"
+                              << "127"
                               << "epyc-7763-2s" << 127;
-    QTest::newRow("8480C") << "Intel(R) Xeon(R) Platinum 8480C" << "2" << "56"
+    QTest::newRow("8480C") << "Intel(R) Xeon(R) Platinum 8480C"
+                           << "2"
+                           << "56"
                            << "xeon-platinum-8480plus-2s" << 112;
-    QTest::newRow("8480+ GHz") << "Intel(R) Xeon(R) Platinum 8480+ @ 2.00GHz" << "2" << ""
+    QTest::newRow("8480+ GHz") << "Intel(R) Xeon(R) Platinum 8480+ @ 2.00GHz"
+                               << "2"
+                               << ""
                                << "xeon-platinum-8480plus-2s" << 112;
-    QTest::newRow("8380 GHz") << "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz" << "2" << "40"
+    QTest::newRow("8380 GHz") << "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz"
+                              << "2"
+                              << "40"
                               << "xeon-platinum-8380-2s" << 80;
-    QTest::newRow("8380H is not 8380") << "Intel(R) Xeon(R) Platinum 8380H CPU @ 2.90GHz" << "8"
-                                       << "28" << "" << 224;
-    QTest::newRow("6248R is not 6248") << "Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz" << "2"
-                                       << "48" << "" << 96;
-    QTest::newRow("Gold 6330 plain") << "Intel Xeon Gold 6330" << "2" << "28"
+    QTest::newRow("8380H is not 8380") << "Intel(R) Xeon(R) Platinum 8380H CPU @ 2.90GHz"
+                                       << "8"
+                                       << "28"
+                                       << "" << 224;
+    QTest::newRow("6248R is not 6248") << "Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz"
+                                       << "2"
+                                       << "48"
+                                       << "" << 96;
+    QTest::newRow("Gold 6330 plain") << "Intel Xeon Gold 6330"
+                                     << "2"
+                                     << "28"
                                      << "xeon-gold-6330-2s" << 56;
     QTest::newRow("2x prefix, no counts") << "2x Intel(R) Xeon(R) Platinum 8174 CPU @ 3.10GHz"
-                                          << "" << "" << "" << 0;
-    QTest::newRow("9654") << "AMD EPYC 9654 96-Core Processor" << "2" << "96" << "epyc-9654-2s"
-                          << 192;
-    QTest::newRow("unknown with name cores") << "AMD EPYC 9634 84-Core Processor" << "2" << ""
+                                          << ""
+                                          << ""
+                                          << "" << 0;
+    QTest::newRow("9654") << "AMD EPYC 9654 96-Core Processor"
+                          << "2"
+                          << "96"
+                          << "epyc-9654-2s" << 192;
+    QTest::newRow("unknown with name cores") << "AMD EPYC 9634 84-Core Processor"
+                                             << "2"
+                                             << ""
                                              << "" << 168;
-    QTest::newRow("one socket of a 2s host") << "AMD EPYC 7742" << "1" << "64" << "" << 64;
-    QTest::newRow("no spaces") << "Intel(R)Xeon(R)Platinum 8490H" << "2" << "60" << "" << 120;
+    QTest::newRow("one socket of a 2s host") << "AMD EPYC 7742"
+                                             << "1"
+                                             << "64"
+                                             << "" << 64;
+    QTest::newRow("no spaces") << "Intel(R)Xeon(R)Platinum 8490H"
+                               << "2"
+                               << "60"
+                               << "" << 120;
 }
 
 void TestSystemSpec::hosts()
@@ -274,53 +371,94 @@ void TestSystemSpec::intraNode_data()
     QTest::addColumn<IntraNode>("kind");
     QTest::addColumn<int>("nvlinkGen");
     QTest::addColumn<int>("pcieGen");
-    QTest::newRow("DGX A100") << "NVIDIA A100-SXM4-80GB" << "8"
-                              << "NVLINK 3.0, NVSWITCH 2.0 600GB/s" << "" << IntraNode::NvSwitch
-                              << 3 << 4;
-    QTest::newRow("DGX H100") << "NVIDIA H100-SXM5-80GB" << "8"
-                              << "NVLINK Gen4 900 GB/s + NVSWITCH Gen3" << "Infiniband NDR"
-                              << IntraNode::NvSwitch << 4 << 5;
-    QTest::newRow("4th Gen") << "NVIDIA H200-SXM5-141GB" << "8" << "18x 4th Gen NVLink, 900GB/s"
+    QTest::newRow("DGX A100") << "NVIDIA A100-SXM4-80GB"
+                              << "8"
+                              << "NVLINK 3.0, NVSWITCH 2.0 600GB/s"
+                              << "" << IntraNode::NvSwitch << 3 << 4;
+    QTest::newRow("DGX H100") << "NVIDIA H100-SXM5-80GB"
+                              << "8"
+                              << "NVLINK Gen4 900 GB/s + NVSWITCH Gen3"
+                              << "Infiniband NDR" << IntraNode::NvSwitch << 4 << 5;
+    QTest::newRow("4th Gen") << "NVIDIA H200-SXM5-141GB"
+                             << "8"
+                             << "18x 4th Gen NVLink, 900GB/s"
                              << "" << IntraNode::NvSwitch << 4 << 5;
-    QTest::newRow("NVLink only, 8 SXM") << "NVIDIA A100-SXM4-80GB (500W)" << "8" << "NVLink"
+    QTest::newRow("NVLink only, 8 SXM") << "NVIDIA A100-SXM4-80GB (500W)"
+                                        << "8"
+                                        << "NVLink"
                                         << "PCIe Gen4" << IntraNode::NvSwitch << 3 << 4;
-    QTest::newRow("rate only") << "NVIDIA A100-SXM4-80GB(400W)" << "8" << "NVLink 600 GB/s"
+    QTest::newRow("rate only") << "NVIDIA A100-SXM4-80GB(400W)"
+                               << "8"
+                               << "NVLink 600 GB/s"
                                << "PCIe Gen4 64 GB/s" << IntraNode::NvSwitch << 3 << 4;
-    QTest::newRow("4 SXM no switch") << "NVIDIA A100-SXM-80GB CTS" << "4" << "NVLink 3.0 600GB/s"
+    QTest::newRow("4 SXM no switch") << "NVIDIA A100-SXM-80GB CTS"
+                                     << "4"
+                                     << "NVLink 3.0 600GB/s"
                                      << "PCIe 4.0x16" << IntraNode::NvlinkMesh << 3 << 4;
-    QTest::newRow("H100 says NVLink 3") << "NVIDIA H100-SXM5-80GB" << "4" << "NVLINK 3.0"
+    QTest::newRow("H100 says NVLink 3") << "NVIDIA H100-SXM5-80GB"
+                                        << "4"
+                                        << "NVLINK 3.0"
                                         << "PCIe 5.0 x16" << IntraNode::NvlinkMesh << 4 << 5;
-    QTest::newRow("SXM says PCIe") << "NVIDIA A100-SXM4-80GB" << "4" << "PCIe 4.0"
+    QTest::newRow("SXM says PCIe") << "NVIDIA A100-SXM4-80GB"
+                                   << "4"
+                                   << "PCIe 4.0"
                                    << "PCIe 4.0x16" << IntraNode::NvlinkMesh << 3 << 4;
-    QTest::newRow("empty, 8 SXM") << "NVIDIA H100-SXM5-80GB" << "8" << "" << ""
-                                  << IntraNode::NvSwitch << 4 << 5;
-    QTest::newRow("N/A, 8 SXM") << "NVIDIA A100-SXM-80GB" << "8" << "N/A" << "PCIe 4.0x16"
-                                << IntraNode::NvSwitch << 3 << 4;
-    QTest::newRow("network in column") << "NVIDIA A100-SXM4-80GB" << "8" << "2 x 200Gbe Ethernet"
+    QTest::newRow("empty, 8 SXM") << "NVIDIA H100-SXM5-80GB"
+                                  << "8"
+                                  << ""
+                                  << "" << IntraNode::NvSwitch << 4 << 5;
+    QTest::newRow("N/A, 8 SXM") << "NVIDIA A100-SXM-80GB"
+                                << "8"
+                                << "N/A"
+                                << "PCIe 4.0x16" << IntraNode::NvSwitch << 3 << 4;
+    QTest::newRow("network in column") << "NVIDIA A100-SXM4-80GB"
+                                       << "8"
+                                       << "2 x 200Gbe Ethernet"
                                        << "PCIe Gen4 x16" << IntraNode::NvSwitch << 3 << 4;
-    QTest::newRow("DGX-1") << "NVIDIA V100-SXM2-16GB (300W)" << "8" << "NVLINK2.0 300GB/s" << ""
-                           << IntraNode::NvlinkMesh << 2 << 3;
-    QTest::newRow("DGX-2H") << "Tesla V100-SXM3-32GB-H" << "16" << "InfiniBand 100 Gb/sec (4X EDR)"
+    QTest::newRow("DGX-1") << "NVIDIA V100-SXM2-16GB (300W)"
+                           << "8"
+                           << "NVLINK2.0 300GB/s"
+                           << "" << IntraNode::NvlinkMesh << 2 << 3;
+    QTest::newRow("DGX-2H") << "Tesla V100-SXM3-32GB-H"
+                            << "16"
+                            << "InfiniBand 100 Gb/sec (4X EDR)"
                             << "" << IntraNode::NvSwitch << 2 << 3;
-    QTest::newRow("DGX-2 text") << "NVIDIA V100-SXM3-32GB (450W)" << "16"
-                                << "NVLINK 2.0, NVSWITCH 1.0 300GB/s" << "" << IntraNode::NvSwitch
-                                << 2 << 3;
-    QTest::newRow("bridge A100 PCIe") << "NVIDIA A100-PCIe-80GB" << "16" << "NVLINK BRIDGE"
+    QTest::newRow("DGX-2 text") << "NVIDIA V100-SXM3-32GB (450W)"
+                                << "16"
+                                << "NVLINK 2.0, NVSWITCH 1.0 300GB/s"
+                                << "" << IntraNode::NvSwitch << 2 << 3;
+    QTest::newRow("bridge A100 PCIe") << "NVIDIA A100-PCIe-80GB"
+                                      << "16"
+                                      << "NVLINK BRIDGE"
                                       << "PCIe 4.0 x16" << IntraNode::NvlinkBridge << 3 << 4;
-    QTest::newRow("bridge A30 gen3 host") << "NVIDIA A30" << "8" << "NVLINK BRIDGE"
+    QTest::newRow("bridge A30 gen3 host") << "NVIDIA A30"
+                                          << "8"
+                                          << "NVLINK BRIDGE"
                                           << "PCIe 3.0x16" << IntraNode::NvlinkBridge << 3 << 3;
-    QTest::newRow("PCIe, Gen5") << "NVIDIA H100-PCIe-80GB" << "8" << "PCIe, Gen5" << ""
-                                << IntraNode::Pcie << 0 << 5;
-    QTest::newRow("PCIe gen4 x16") << "NVIDIA A100-PCIe-80GB" << "10" << "PCIe gen4 x16" << ""
-                                   << IntraNode::Pcie << 0 << 4;
-    QTest::newRow("L40 empty") << "NVIDIA L40" << "10" << "" << "PCIe 4.0x16" << IntraNode::Pcie
-                               << 0 << 4;
-    QTest::newRow("NVL pair") << "H100 NVL Tensor Core GPU (PCIe)" << "2" << "" << "PCIe 5.0x16"
-                              << IntraNode::NvlinkBridge << 4 << 5;
-    QTest::newRow("host says gen5 for A100") << "NVIDIA A100-SXM4-80GB" << "8" << "NVLink"
+    QTest::newRow("PCIe, Gen5") << "NVIDIA H100-PCIe-80GB"
+                                << "8"
+                                << "PCIe, Gen5"
+                                << "" << IntraNode::Pcie << 0 << 5;
+    QTest::newRow("PCIe gen4 x16") << "NVIDIA A100-PCIe-80GB"
+                                   << "10"
+                                   << "PCIe gen4 x16"
+                                   << "" << IntraNode::Pcie << 0 << 4;
+    QTest::newRow("L40 empty") << "NVIDIA L40"
+                               << "10"
+                               << ""
+                               << "PCIe 4.0x16" << IntraNode::Pcie << 0 << 4;
+    QTest::newRow("NVL pair") << "H100 NVL Tensor Core GPU (PCIe)"
+                              << "2"
+                              << ""
+                              << "PCIe 5.0x16" << IntraNode::NvlinkBridge << 4 << 5;
+    QTest::newRow("host says gen5 for A100") << "NVIDIA A100-SXM4-80GB"
+                                             << "8"
+                                             << "NVLink"
                                              << "PCIe 5.0 x16" << IntraNode::NvSwitch << 3 << 4;
-    QTest::newRow("one GPU") << "NVIDIA A100-SXM4-80GB" << "1" << "NVLink" << "PCIe Gen4"
-                             << IntraNode::Pcie << 0 << 4;
+    QTest::newRow("one GPU") << "NVIDIA A100-SXM4-80GB"
+                             << "1"
+                             << "NVLink"
+                             << "PCIe Gen4" << IntraNode::Pcie << 0 << 4;
 }
 
 void TestSystemSpec::intraNode()
@@ -362,13 +500,18 @@ void TestSystemSpec::network_data()
     QTest::addColumn<double>("gbps");
     QTest::addColumn<QString>("family");
     // From the brief and from the host_networking column of the CSV.
-    QTest::newRow("8x HDR") << "8x 200Gb/s HDR InfiniBand" << "" << 1600.0 << "infiniband";
-    QTest::newRow("x8 after") << "InfiniBand HDR 200Gb/s x8" << "" << 1600.0 << "infiniband";
-    QTest::newRow("NDR 400G") << "4x NDR 400G" << "" << 1600.0 << "infiniband";
-    QTest::newRow("eth") << "10x 100Gb/s Ethernet" << "" << 1000.0 << "ethernet";
-    QTest::newRow("name only") << "Mellanox ConnectX-6 HDR" << "" << 200.0 << "infiniband";
-    QTest::newRow("CX7 x8") << "NVIDIA ConnectX-7 400Gb/s InfiniBand x8" << "" << 3200.0
-                            << "infiniband";
+    QTest::newRow("8x HDR") << "8x 200Gb/s HDR InfiniBand"
+                            << "" << 1600.0 << "infiniband";
+    QTest::newRow("x8 after") << "InfiniBand HDR 200Gb/s x8"
+                              << "" << 1600.0 << "infiniband";
+    QTest::newRow("NDR 400G") << "4x NDR 400G"
+                              << "" << 1600.0 << "infiniband";
+    QTest::newRow("eth") << "10x 100Gb/s Ethernet"
+                         << "" << 1000.0 << "ethernet";
+    QTest::newRow("name only") << "Mellanox ConnectX-6 HDR"
+                               << "" << 200.0 << "infiniband";
+    QTest::newRow("CX7 x8") << "NVIDIA ConnectX-7 400Gb/s InfiniBand x8"
+                            << "" << 3200.0 << "infiniband";
     QTest::newRow("DGX A100 labelled")
         << "Storage: 2x ConnectX-6 IB HDR 200Gb/sec, Management: 1x ConnectX-6 Ethernet "
            "100Gb/Sec, Compute: 8x ConnectX-6 IB HDR 200Gb/Sec"
@@ -377,8 +520,8 @@ void TestSystemSpec::network_data()
         << "Storage: 2x ConnectX-7 IB NDR 400Gb/s, Compute: 8x ConnectX-7 IB NDR 400Gb/s, "
            "Management: 100Gb/s Ethernet NIC"
         << "" << 3200.0 << "infiniband";
-    QTest::newRow("unlabelled 2x") << "2x ConnectX-6 IB HDR 200Gb/Sec" << "" << 400.0
-                                   << "infiniband";
+    QTest::newRow("unlabelled 2x") << "2x ConnectX-6 IB HDR 200Gb/Sec"
+                                   << "" << 400.0 << "infiniband";
     QTest::newRow("spaced units")
         << "Management: 1 x 100 Gb / Sec Ethernet, Compute: 8 x ConnectX - 7 IB NDR 400 Gb / "
            "Sec, Storage: 1x ConnectX - 7 IB NDR200 200Gb / Sec"
@@ -387,26 +530,29 @@ void TestSystemSpec::network_data()
         << "Compute: 4 x Mellanox Technologies MT28908 Family [ConnectX-6] HDR 200 Gb/Sec +  "
            "Management: 1 x Mellanox Technologies MT28908 Family [ConnectX-6] 100 GB/s Ethernet"
         << "" << 800.0 << "infiniband";
-    QTest::newRow("unlabelled mixed") << "1x Ethernet 80Gb/Sec, 8x NVIDIA NDR (400Gb/s)" << ""
-                                      << 3200.0 << "infiniband";
+    QTest::newRow("unlabelled mixed") << "1x Ethernet 80Gb/Sec, 8x NVIDIA NDR (400Gb/s)"
+                                      << "" << 3200.0 << "infiniband";
     QTest::newRow("dual port") << "Management: iDRAC9, ExpressX5 Compute: Mellanox ConnectX-5 "
                                   "Dual Port 40/ 100GbE QSFP Adapter PCIe"
                                << "" << 200.0 << "ethernet";
     QTest::newRow("Intel X710 is no count")
-        << "Intel X710 2x10GbE SFP+, Mellanox ConnectX-6 HDR100/100GbE QSFP56" << "" << 100.0
-        << "infiniband";
-    QTest::newRow("management only") << "Management: 1x Ethernet 10GB/Sec" << "" << 0.0 << "";
-    QTest::newRow("word only") << "Infiniband" << "" << 0.0 << "infiniband";
+        << "Intel X710 2x10GbE SFP+, Mellanox ConnectX-6 HDR100/100GbE QSFP56"
+        << "" << 100.0 << "infiniband";
+    QTest::newRow("management only") << "Management: 1x Ethernet 10GB/Sec"
+                                     << "" << 0.0 << "";
+    QTest::newRow("word only") << "Infiniband"
+                               << "" << 0.0 << "infiniband";
     QTest::newRow("bytes are not a NIC rate")
-        << "ROCE2; Data bandwidth for GPU-PCIe: 504 GB/s; PCIe-NIC: 500 GB/s" << "" << 0.0
-        << "ethernet";
-    QTest::newRow("Gbe with InfiniBand") << "8x 200Gbe Infiniband, 2x 10GbE Ethernet" << ""
-                                         << 1600.0 << "infiniband";
-    QTest::newRow("EW and NS") << "BF3 200Gbps for NS and 2xBF3 400Gbps for EW" << "" << 800.0
-                               << "";
-    QTest::newRow("fallback 4X EDR") << "" << "InfiniBand 100 Gb/sec (4X EDR)" << 100.0
-                                     << "infiniband";
-    QTest::newRow("fallback ethernet") << "N/A" << "2x 400Gbe Ethernet" << 800.0 << "ethernet";
+        << "ROCE2; Data bandwidth for GPU-PCIe: 504 GB/s; PCIe-NIC: 500 GB/s"
+        << "" << 0.0 << "ethernet";
+    QTest::newRow("Gbe with InfiniBand") << "8x 200Gbe Infiniband, 2x 10GbE Ethernet"
+                                         << "" << 1600.0 << "infiniband";
+    QTest::newRow("EW and NS") << "BF3 200Gbps for NS and 2xBF3 400Gbps for EW"
+                               << "" << 800.0 << "";
+    QTest::newRow("fallback 4X EDR") << ""
+                                     << "InfiniBand 100 Gb/sec (4X EDR)" << 100.0 << "infiniband";
+    QTest::newRow("fallback ethernet") << "N/A"
+                                       << "2x 400Gbe Ethernet" << 800.0 << "ethernet";
     QTest::newRow("Omni-Path") << "2x Cornelis Networks Omni-Path HFI Adapter 100 Series 100Gb/Sec"
                                << "" << 200.0 << "infiniband";
 }
@@ -505,8 +651,8 @@ void TestSystemSpec::wholeCsv()
         }
         return false;
     };
-    const std::set<std::string> benchmarkSet = {"resnet", "bert", "ssd", "maskrcnn",
-                                                "unet3d", "rnnt", "dlrm"};
+    const std::set<std::string> benchmarkSet
+        = {"resnet", "bert", "ssd", "maskrcnn", "unet3d", "rnnt", "dlrm"};
 
     // Speed is measured by `composelab bench` (validate_calibration), not here.
     std::vector<perf::ParsedSystem> parsed;
@@ -532,8 +678,8 @@ void TestSystemSpec::wholeCsv()
         }
     }
     const double coverage = eligible ? double(eligibleParsed) / eligible : 0;
-    qDebug("coverage: %d of %d catalog-GPU rows of the seven benchmarks (%.1f %%)",
-           eligibleParsed, eligible, 100 * coverage);
+    qDebug("coverage: %d of %d catalog-GPU rows of the seven benchmarks (%.1f %%)", eligibleParsed,
+           eligible, 100 * coverage);
     for (const auto &[reason, n] : reasons)
         qDebug("skipped %3d: %s", n, reason.c_str());
     QVERIFY(eligible > 300);

@@ -90,8 +90,8 @@ void TestWorkload::builtinLoadsAll()
 {
     const auto &all = Library::builtin().all();
     const std::vector<std::string> expected = {
-        "bert_large", "dlrm", "dlrm_dcnv2", "gpt3", "maskrcnn", "mobilenet_v2", "resnet50",
-        "retinanet", "rnnt", "ssd_resnet34", "transformer", "unet3d", "yolov5s"};
+        "bert_large", "dlrm", "dlrm_dcnv2",   "gpt3",        "maskrcnn", "mobilenet_v2", "resnet50",
+        "retinanet",  "rnnt", "ssd_resnet34", "transformer", "unet3d",   "yolov5s"};
     std::vector<std::string> ids;
     for (const auto &[id, w] : all)
         ids.push_back(id);
@@ -129,8 +129,7 @@ void TestWorkload::bertHandWorked()
     // 6 x 340 M x 512 tokens = 1.044 TFLOP per phase-2 sequence.
     QVERIFY(std::abs(w->trainFlopsPerSample - 1.04448e12) / 1.04448e12 < 0.01);
     // FLOOR(0.05 * (230.23 * 448 + 3,000,000), 25,000) = 150,000.
-    QCOMPARE(w->evalEverySamples,
-             std::floor(0.05 * (230.23 * 448 + 3e6) / 25000) * 25000);
+    QCOMPARE(w->evalEverySamples, std::floor(0.05 * (230.23 * 448 + 3e6) / 25000) * 25000);
 }
 
 void TestWorkload::transformerFlopsRule_data()
@@ -188,12 +187,12 @@ void TestWorkload::interpolation_data()
     QTest::addColumn<double>("samples");
     QTest::newRow("below: smallest point") << 10 << 1000.0;
     QTest::newRow("at smallest") << 100 << 1000.0;
-    QTest::newRow("between 100 and 200") << 150 << 1100.0;   // 1000 + 0.5 * 200
+    QTest::newRow("between 100 and 200") << 150 << 1100.0; // 1000 + 0.5 * 200
     QTest::newRow("at middle") << 200 << 1200.0;
-    QTest::newRow("between 200 and 400") << 300 << 1600.0;   // 1200 + 0.5 * 800
-    QTest::newRow("quarter of the way") << 250 << 1400.0;    // 1200 + 0.25 * 800
+    QTest::newRow("between 200 and 400") << 300 << 1600.0; // 1200 + 0.5 * 800
+    QTest::newRow("quarter of the way") << 250 << 1400.0;  // 1200 + 0.25 * 800
     QTest::newRow("at largest") << 400 << 2000.0;
-    QTest::newRow("above: proportional") << 800 << 4000.0;   // 2000 * 800 / 400
+    QTest::newRow("above: proportional") << 800 << 4000.0; // 2000 * 800 / 400
     QTest::newRow("above, odd batch") << 500 << 2500.0;
 }
 
@@ -248,10 +247,10 @@ void TestWorkload::neverFewerThanTheTable()
             } else {
                 // Between two references: never below the smaller of the two, and never above
                 // the larger or the running maximum.
-                const auto hi = std::upper_bound(t.begin(), t.end(), b,
-                                                 [](int x, const ConvergencePoint &p) {
-                                                     return x < p.globalBatch;
-                                                 });
+                const auto hi
+                    = std::upper_bound(t.begin(), t.end(), b, [](int x, const ConvergencePoint &p) {
+                          return x < p.globalBatch;
+                      });
                 const auto lo = hi - 1;
                 QVERIFY2(s >= std::min(lo->samples, hi->samples) - 1e-6, where.c_str());
                 QVERIFY2(s <= std::max(runningMax, std::max(lo->samples, hi->samples)) + 1e-6,
@@ -268,11 +267,11 @@ void TestWorkload::badFiles_data()
     QTest::addColumn<QString>("place");
     QTest::addColumn<QString>("message");
 
-    auto row = [](const char *name, const std::string &text, const char *place,
-                  const char *message) {
-        QTest::newRow(name) << QByteArray::fromStdString(text) << QString::fromUtf8(place)
-                            << QString::fromUtf8(message);
-    };
+    auto row
+        = [](const char *name, const std::string &text, const char *place, const char *message) {
+              QTest::newRow(name) << QByteArray::fromStdString(text) << QString::fromUtf8(place)
+                                  << QString::fromUtf8(message);
+          };
     Json w = validWorkload();
     w.erase("parameters");
     row("missing key", fileText(w), "at /workloads/0", "missing required key \"parameters\"");
@@ -377,8 +376,7 @@ void TestWorkload::resnetTableMatchesRcps()
     fs::path newest;
     for (const auto &entry : fs::directory_iterator(rcps)) {
         const fs::path f = entry.path() / "rcps_resnet.json";
-        if (fs::exists(f)
-            && (newest.empty() || round(entry.path()) > round(newest.parent_path())))
+        if (fs::exists(f) && (newest.empty() || round(entry.path()) > round(newest.parent_path())))
             newest = f;
     }
     QVERIFY(!newest.empty());
@@ -395,10 +393,9 @@ void TestWorkload::resnetTableMatchesRcps()
         const auto epochs = rec.at("Epochs to converge").get<std::vector<double>>();
         // rcp_checker's olympic mean (drop fastest and slowest), times ImageNet's images.
         const double expected = olympicMean(epochs, 1) * 1281167;
-        const auto p = std::find_if(w->convergence.begin(), w->convergence.end(),
-                                    [&](const ConvergencePoint &c) {
-                                        return c.globalBatch == batch;
-                                    });
+        const auto p
+            = std::find_if(w->convergence.begin(), w->convergence.end(),
+                           [&](const ConvergencePoint &c) { return c.globalBatch == batch; });
         QVERIFY2(p != w->convergence.end(), name.c_str());
         QVERIFY2(std::abs(p->samples - expected) <= 0.5, name.c_str());
         QVERIFY2(p->source.find(name) != std::string::npos, p->source.c_str());

@@ -49,7 +49,8 @@ void TestPredictions::showsModelNumbers()
 
     if (qEnvironmentVariableIsSet("CLAB_SCREENSHOT_DIR")) {
         view->selectSystem(0);
-        w.grab().save(qEnvironmentVariable("CLAB_SCREENSHOT_DIR") + QStringLiteral("/predictions.png"));
+        w.grab().save(qEnvironmentVariable("CLAB_SCREENSHOT_DIR")
+                      + QStringLiteral("/predictions.png"));
     }
 }
 

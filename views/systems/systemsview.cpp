@@ -120,17 +120,16 @@ void SystemsView::setAnalysis(const fabric::Analysis &analysis,
         const QSignalBlocker blocker(m_systems);
         m_systems->clear();
         for (const auto &s : m_analysis.systems)
-            m_systems->addItem(tr("%1  (%2 GPUs, host %3)")
-                                   .arg(q(s.name))
-                                   .arg(s.gpus.size())
-                                   .arg(q(s.host)));
+            m_systems->addItem(
+                tr("%1  (%2 GPUs, host %3)").arg(q(s.name)).arg(s.gpus.size()).arg(q(s.host)));
     }
     m_findings->clear();
     for (const auto &f : m_analysis.findings) {
         auto *item = new QListWidgetItem(
-            (f.severity == design::Severity::Error ? tr("Error: ") : tr("Warning: ")) + q(f.message));
+            (f.severity == design::Severity::Error ? tr("Error: ") : tr("Warning: "))
+            + q(f.message));
         item->setForeground(f.severity == design::Severity::Error ? QColor(0xb0, 0x20, 0x20)
-                                                                 : QColor(0x8a, 0x5a, 0x00));
+                                                                  : QColor(0x8a, 0x5a, 0x00));
         m_findings->addItem(item);
     }
     if (m_analysis.findings.empty())
@@ -202,10 +201,11 @@ void SystemsView::showSystem(int row)
             QTableWidgetItem *item = number(p.GBps);
             item->setBackground(shade(p.GBps, best));
             item->setForeground(Qt::black);
-            item->setToolTip(tr("%1 to %2: %3, %4 GB/s, %5 us")
-                                 .arg(q(p.from), q(p.to), QString::fromLatin1(fabric::routeKindName(p.kind)))
-                                 .arg(p.GBps, 0, 'f', 1)
-                                 .arg(p.latencyUs, 0, 'f', 2));
+            item->setToolTip(
+                tr("%1 to %2: %3, %4 GB/s, %5 us")
+                    .arg(q(p.from), q(p.to), QString::fromLatin1(fabric::routeKindName(p.kind)))
+                    .arg(p.GBps, 0, 'f', 1)
+                    .arg(p.latencyUs, 0, 'f', 2));
             m_p2p->setItem(i, j, item);
         }
     }
@@ -217,9 +217,9 @@ void SystemsView::showPredictions(int row)
 {
     m_predictions->clear();
     // Minutes for the time to train and its parts (they add up to it).
-    const QStringList headers = {tr("Benchmark"), tr("Batch"), tr("Step (ms)"), tr("Samples/s"),
-                                 tr("Train (min)"), tr("Compute"), tr("Comm."), tr("Input"),
-                                 tr("Eval"), tr("Memory/GPU")};
+    const QStringList headers
+        = {tr("Benchmark"), tr("Batch"), tr("Step (ms)"), tr("Samples/s"), tr("Train (min)"),
+           tr("Compute"),   tr("Comm."), tr("Input"),     tr("Eval"),      tr("Memory/GPU")};
     m_predictions->setColumnCount(int(headers.size()));
     m_predictions->setHorizontalHeaderLabels(headers);
     if (row < 0 || row >= int(m_predictionRows.size())) {
@@ -249,10 +249,10 @@ void SystemsView::showPredictions(int row)
             m_predictions->setItem(i, 7, fixedItem(p.breakdownMin.input, 1));
             m_predictions->setItem(i, 8, fixedItem(p.breakdownMin.evaluation, 1));
         }
-        QTableWidgetItem *memory = text(p.fits ? tr("%1 of %2 GB").arg(p.requiredGB, 0, 'f', 1).arg(p.availableGB)
-                                               : tr("does not fit: %1 of %2 GB")
-                                                     .arg(p.requiredGB, 0, 'f', 0)
-                                                     .arg(p.availableGB));
+        QTableWidgetItem *memory = text(
+            p.fits
+                ? tr("%1 of %2 GB").arg(p.requiredGB, 0, 'f', 1).arg(p.availableGB)
+                : tr("does not fit: %1 of %2 GB").arg(p.requiredGB, 0, 'f', 0).arg(p.availableGB));
         if (!p.fits)
             memory->setForeground(QColor(0xb0, 0x20, 0x20));
         QStringList notes;
