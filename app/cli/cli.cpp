@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 
+#include "cli/chartcommand.h"
 #include "cli/commands.h"
 #include "cli/importcommand.h"
 #include "cli/topocommand.h"
@@ -19,7 +20,7 @@ namespace {
 const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names
-        = {"analyze", "bench", "predict", "calibrate", "validate", "topo", "import"};
+        = {"analyze", "bench", "predict", "calibrate", "validate", "topo", "import", "chart"};
     return names;
 }
 
@@ -89,6 +90,8 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
     addTopoSubcommand(app, topo);
     ImportOptions importOptions;
     addImportSubcommand(app, importOptions);
+    ChartOptions chartOptions;
+    addChartSubcommand(app, chartOptions);
 
     std::vector<std::string> args;
     for (int i = argc - 1; i > 0; --i)
@@ -122,6 +125,8 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
         return topoCommand(topo, out, err);
     if (app.get_subcommand("import")->parsed())
         return importCommand(importOptions, out, err);
+    if (app.get_subcommand("chart")->parsed())
+        return chartCommand(chartOptions, out, err);
     return 2;
 }
 

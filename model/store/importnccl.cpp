@@ -8,10 +8,27 @@ using namespace toolio;
 // nccl-tests: a header "#  size  count  type  redop  root  time  algbw  busbw  #wrong  time ..."
 // (older versions: no root, "error" for "#wrong"); the first time/algbw/busbw group is out of
 // place, the second in place. Sizes in bytes, time in microseconds, bandwidths in GB/s.
+namespace {
+
+// Older nccl-tests print no "Collective test starting:" line; the file name usually says which
+// test ran (all_reduce_perf.log, nccl_all_gather.txt). Without either, a neutral name.
+std::string testFromFileName(const std::string &path)
+{
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    for (const char *op : {"reduce_scatter", "all_reduce", "all_gather", "alltoall", "broadcast",
+                           "sendrecv", "hypercube", "reduce", "gather", "scatter"}) {
+        if (name.find(op) != std::string::npos)
+            return std::string(op) + "_perf";
+    }
+    return "nccl-tests";
+}
+
+} // namespace
+
 void importNcclTests(ImportSession &s, const std::string &path, const std::string &text)
 {
     const auto all = lines(text);
-    std::string test = "nccl-tests";
+    std::string test = testFromFileName(path);
     std::vector<std::string> header;
     std::string gpus;
     std::size_t headerLine = 0;

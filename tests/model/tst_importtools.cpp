@@ -45,14 +45,15 @@ private Q_SLOTS:
         QTest::addColumn<double>("gbps");
         QTest::addColumn<double>("latencyUs");
         QTest::addColumn<QString>("link");
-        // 13 sizes × out-of-place and in-place; busbw is the stored GB/s, time the latency.
+        // 13 sizes × out-of-place and in-place; busbw is the stored GB/s, time the latency. The
+        // test is named from the file when the output does not say (older nccl-tests).
         QTest::newRow("nccl all_reduce")
             << QStringLiteral("nccl_all_reduce.txt") << QStringLiteral("nccl-tests") << 26
-            << QStringLiteral("nccl-tests in-place") << QString() << QString() << qint64(134217728)
-            << 205.71 << 1141.8 << QStringLiteral("collective");
+            << QStringLiteral("all_reduce_perf in-place") << QString() << QString()
+            << qint64(134217728) << 205.71 << 1141.8 << QStringLiteral("collective");
         QTest::newRow("nccl old format")
             << QStringLiteral("nccl_all_gather_old.txt") << QStringLiteral("nccl-tests") << 14
-            << QStringLiteral("nccl-tests out-of-place") << QString() << QString()
+            << QStringLiteral("all_gather_perf out-of-place") << QString() << QString()
             << qint64(4194304) << 20.90 << 150.5 << QStringLiteral("collective");
         // 4 bandwidth matrices of 3×3 and 2 latency matrices with GPU and CPU blocks.
         QTest::newRow("p2p bandwidth")

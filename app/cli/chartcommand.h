@@ -1,0 +1,44 @@
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace clab::cli {
+
+// `composelab chart --db DB --kind KIND [--benchmark B] [--system S] [--measured|--predicted]
+// [--dpi N] [--csv FILE] --out FILE.{png,svg,pdf}`: draws a chart of the experiment store
+// headless (an offscreen QApplication when none is running).
+struct ChartOptions
+{
+    std::string db;
+    std::string kind; // ttt, scaling, bandwidth, heatmap, collective, breakdown
+    std::string benchmark;
+    std::string system; // substring of the system name
+    bool measuredOnly = false;
+    bool predictedOnly = false;
+    bool linear = false; // scaling: linear axes instead of log
+    int dpi = 150;
+    int width = 900; // pixels at 96 dpi
+    int height = 560;
+    std::string csv;
+    std::string out;
+};
+
+// 0 written, 1 bad input (store, empty chart, unwritable file: message on err), 2 usage.
+int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &err);
+
+// Adds the `chart` subcommand; after parsing, app.get_subcommand("chart")->parsed() tells.
+void addChartSubcommand(CLI::App &app, ChartOptions &options);
+
+// The timed body of `composelab bench`'s chart_100k: redraws a scaling chart with a
+// 100,000-point predicted curve (plus measured points and the ideal line) offscreen and encodes it
+// as PNG in memory. Makes an offscreen QApplication, kept until the program ends, when none runs;
+// returns an empty function (skip) when a QCoreApplication runs instead.
+std::function<void()> chartBenchmarkBody();
+
+} // namespace clab::cli

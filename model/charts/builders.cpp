@@ -1,0 +1,359 @@
+#include "charts/builders.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace clab::charts {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+struct Mean
+{
+    double sum = 0;
+    int n = 0;
+    void add(double v) { sum += v, ++n; }
+    double value() const { return n ? sum / n : nan; }
+};
+
+bool isTimeMetric(const std::string &metric)
+{
+    return metric == "time_to_train" || metric == "score";
+}
+
+std::string lower(std::string s)
+{
+    for (char &c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// "GPU2" before "GPU10": digits compare as numbers.
+bool naturalLess(const std::string &a, const std::string &b)
+{
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (std::isdigit(static_cast<unsigned char>(a[i]))
+            && std::isdigit(static_cast<unsigned char>(b[j]))) {
+            std::size_t ei = i, ej = j;
+            while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei])))
+                ++ei;
+            while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej])))
+                ++ej;
+            const std::string na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
+            if (na.size() != nb.size())
+                return na.size() < nb.size();
+            if (na != nb)
+                return na < nb;
+            i = ei, j = ej;
+        } else {
+            if (a[i] != b[j])
+                return a[i] < b[j];
+            ++i, ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
+struct NaturalLess
+{
+    bool operator()(const std::string &a, const std::string &b) const { return naturalLess(a, b); }
+};
+
+std::string fixed1(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+
+// Bidirectional figures count both directions and "P2P disabled" ones go through the host: neither
+// is the link's one-way peak, so the bar chart leaves them out (the heat map can show them).
+bool oneWayPeakTest(const std::string &test)
+{
+    const std::string t = lower(test);
+    return t.find("bidirectional") == std::string::npos && t.find("disabled") == std::string::npos
+           && t.find("latency") == std::string::npos;
+}
+
+std::string linkCategory(const BandwidthPoint &b)
+{
+    if (b.link == "h2d")
+        return "H2D " + b.to;
+    if (b.link == "d2h")
+        return "D2H " + b.from;
+    if (b.link == "d2d")
+        return "D2D " + b.from;
+    return b.from + "->" + b.to;
+}
+
+} // namespace
+
+ChartData tttChart(const std::vector<RunPoint> &runs)
+{
+    ChartData c;
+    c.kind = ChartKind::Ttt;
+    c.title = "Time to train: measured and predicted";
+    c.x.label = "system / benchmark";
+    c.y.label = "time to train (min)";
+    // (benchmark, system) -> [measured, predicted] x [score, time_to_train]
+    std::map<std::pair<std::string, std::string>, std::array<std::array<Mean, 2>, 2>> cells;
+    for (const RunPoint &r : runs) {
+        if (!isTimeMetric(r.metric) || !(r.unit.empty() || r.unit == "min"))
+            continue;
+        cells[{r.benchmark, r.system}][r.measured ? 0 : 1][r.metric == "score" ? 0 : 1].add(
+            r.value);
+    }
+    Series measured{"measured", SeriesKind::Measured, {}, {}};
+    Series predicted{"predicted", SeriesKind::Predicted, {}, {}};
+    for (const auto &[key, m] : cells) {
+        const double idx = double(c.categories.size());
+        c.categories.push_back((key.second.empty() ? std::string("(no system)") : key.second)
+                               + " / " + key.first);
+        const double mv = m[0][0].n ? m[0][0].value() : m[0][1].value();
+        const double pv = m[1][0].n ? m[1][0].value() : m[1][1].value();
+        measured.x.push_back(idx);
+        measured.values.push_back(mv);
+        predicted.x.push_back(idx);
+        predicted.values.push_back(pv);
+        if (std::isfinite(mv) && std::isfinite(pv))
+            c.annotations.push_back({idx, std::max(mv, pv), errorLabel(pv, mv)});
+    }
+    c.series = {measured, predicted};
+    return c;
+}
+
+ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
+{
+    ChartData c;
+    c.kind = ChartKind::Scaling;
+    c.x = {"GPUs", logAxes};
+    c.y.log = logAxes;
+    bool haveTime = false;
+    for (const RunPoint &r : runs)
+        haveTime = haveTime || (isTimeMetric(r.metric) && r.gpus);
+    std::string unit = "min";
+    int withoutGpus = 0;
+    // benchmark -> measured/predicted -> gpus -> mean
+    std::map<std::string, std::array<std::map<int, Mean>, 2>> points;
+    for (const RunPoint &r : runs) {
+        const bool time = isTimeMetric(r.metric);
+        if (haveTime != time)
+            continue;
+        if (!r.gpus || *r.gpus <= 0) {
+            ++withoutGpus;
+            continue;
+        }
+        if (!time) {
+            if (points.empty() && !r.unit.empty())
+                unit = r.unit;
+            else if (r.unit != unit)
+                continue; // one unit per axis
+        }
+        points[r.benchmark][r.measured ? 0 : 1][*r.gpus].add(r.value);
+    }
+    c.title = haveTime ? "Scaling: time to train against GPUs" : "Scaling: throughput against GPUs";
+    c.y.label = haveTime ? "time to train (min)" : "throughput (" + unit + ")";
+    if (withoutGpus)
+        c.notes.push_back(std::to_string(withoutGpus) + " runs without a GPU count left out");
+    const bool several = points.size() > 1;
+    for (const auto &[benchmark, kinds] : points) {
+        const std::string prefix = several ? benchmark + " " : std::string();
+        std::set<int> allGpus;
+        for (int k = 0; k < 2; ++k) {
+            Series s{prefix + (k == 0 ? "measured" : "predicted"),
+                     k == 0 ? SeriesKind::Measured : SeriesKind::Predicted,
+                     {},
+                     {}};
+            for (const auto &[gpus, mean] : kinds[k]) {
+                s.x.push_back(gpus);
+                s.values.push_back(mean.value());
+                allGpus.insert(gpus);
+            }
+            if (!s.values.empty())
+                c.series.push_back(std::move(s));
+        }
+        if (!kinds[0].empty() && allGpus.size() > 1) {
+            // Linear speed-up from the smallest measured configuration.
+            const double n0 = kinds[0].begin()->first, v0 = kinds[0].begin()->second.value();
+            Series ideal{prefix + "ideal (linear)", SeriesKind::Ideal, {}, {}};
+            for (int n : allGpus) {
+                if (n < n0)
+                    continue;
+                ideal.x.push_back(n);
+                ideal.values.push_back(haveTime ? v0 * n0 / n : v0 * n / n0);
+            }
+            c.series.push_back(std::move(ideal));
+        }
+    }
+    return c;
+}
+
+ChartData bandwidthChart(const std::vector<BandwidthPoint> &measured,
+                         const std::vector<BandwidthPoint> &modelled)
+{
+    ChartData c;
+    c.kind = ChartKind::Bandwidth;
+    c.title = "Link bandwidth: measured peak and model";
+    c.x.label = "link";
+    c.y.label = "bandwidth (GB/s)";
+    std::map<std::string, std::array<double, 2>, NaturalLess> peak;
+    auto add = [&](const std::vector<BandwidthPoint> &rows, int k) {
+        for (const BandwidthPoint &b : rows) {
+            if (b.link != "h2d" && b.link != "d2h" && b.link != "p2p" && b.link != "d2d")
+                continue;
+            if (!oneWayPeakTest(b.test) || !std::isfinite(b.gbps))
+                continue;
+            auto it = peak.try_emplace(linkCategory(b), std::array<double, 2>{nan, nan}).first;
+            double &v = it->second[k];
+            v = std::isfinite(v) ? std::max(v, b.gbps) : b.gbps;
+        }
+    };
+    add(measured, 0);
+    add(modelled, 1);
+    Series m{"measured", SeriesKind::Measured, {}, {}};
+    Series p{"model", SeriesKind::Predicted, {}, {}};
+    for (const auto &[category, v] : peak) {
+        m.x.push_back(double(c.categories.size()));
+        p.x.push_back(double(c.categories.size()));
+        c.categories.push_back(category);
+        m.values.push_back(v[0]);
+        p.values.push_back(v[1]);
+        if (std::isfinite(v[0]) && std::isfinite(v[1]))
+            c.annotations.push_back({m.x.back(), std::max(v[0], v[1]), errorLabel(v[1], v[0])});
+    }
+    c.series.push_back(std::move(m));
+    if (!modelled.empty())
+        c.series.push_back(std::move(p));
+    return c;
+}
+
+ChartData heatmapChart(const std::vector<BandwidthPoint> &rows, const std::string &test)
+{
+    ChartData c;
+    c.kind = ChartKind::Heatmap;
+    c.x.label = "receiver";
+    c.y.label = "sender";
+    // Default: the first one-way P2P-enabled test (what the links can do), else any p2p test.
+    std::string chosen = test;
+    for (int pass = 0; pass < 2 && chosen.empty(); ++pass)
+        for (const BandwidthPoint &b : rows)
+            if (chosen.empty() && b.link == "p2p" && (pass == 1 || oneWayPeakTest(b.test))
+                && lower(b.test).find("latency") == std::string::npos)
+                chosen = b.test;
+    c.title = "Peer-to-peer bandwidth" + (chosen.empty() ? std::string() : ": " + chosen);
+    c.matrix.valueLabel = "bandwidth (GB/s)";
+    std::set<std::string, NaturalLess> endpoints;
+    std::map<std::pair<std::string, std::string>, double> cell;
+    for (const BandwidthPoint &b : rows) {
+        // A GPU's copy to itself (the diagonal, ~1 TB/s of local memory) is left blank: on the
+        // same colour scale it would flatten every peer link to the darkest colour.
+        if (b.test != chosen || b.link != "p2p" || !std::isfinite(b.gbps))
+            continue;
+        endpoints.insert(b.from);
+        endpoints.insert(b.to);
+        double &v = cell.try_emplace({b.from, b.to}, b.gbps).first->second;
+        v = std::max(v, b.gbps);
+    }
+    c.matrix.rows.assign(endpoints.begin(), endpoints.end());
+    c.matrix.columns = c.matrix.rows;
+    for (const std::string &from : c.matrix.rows)
+        for (const std::string &to : c.matrix.columns) {
+            const auto it = cell.find({from, to});
+            c.matrix.cells.push_back(it == cell.end() ? nan : it->second);
+        }
+    return c;
+}
+
+ChartData collectiveChart(const std::vector<BandwidthPoint> &rows)
+{
+    ChartData c;
+    c.kind = ChartKind::Collective;
+    c.title = "Collective bus bandwidth against message size";
+    c.x = {"message size (bytes)", true};
+    c.y.label = "bus bandwidth (GB/s)";
+    std::map<std::string, std::map<std::int64_t, Mean>> series;
+    for (const BandwidthPoint &b : rows)
+        if (b.link == "collective" && b.messageBytes && *b.messageBytes > 0
+            && std::isfinite(b.gbps))
+            series[b.system.empty() ? b.test : b.system + ": " + b.test][*b.messageBytes].add(
+                b.gbps);
+    for (const auto &[name, points] : series) {
+        Series s{name, SeriesKind::Measured, {}, {}};
+        for (const auto &[bytes, mean] : points) {
+            s.x.push_back(double(bytes));
+            s.values.push_back(mean.value());
+        }
+        c.series.push_back(std::move(s));
+    }
+    return c;
+}
+
+namespace {
+
+ChartData breakdownFrom(const std::vector<std::pair<std::string, std::array<double, 4>>> &bars)
+{
+    ChartData c;
+    c.kind = ChartKind::Breakdown;
+    c.title = "Where the time to train goes (model)";
+    c.x.label = "system / benchmark";
+    c.y.label = "time to train (min)";
+    c.stacked = true;
+    const char *names[] = {"compute", "exposed communication", "input stall", "evaluation"};
+    for (int k = 0; k < 4; ++k)
+        c.series.push_back({names[k], SeriesKind::Predicted, {}, {}});
+    for (const auto &[label, parts] : bars) {
+        const double idx = double(c.categories.size());
+        c.categories.push_back(label);
+        double total = 0;
+        for (int k = 0; k < 4; ++k) {
+            c.series[k].x.push_back(idx);
+            c.series[k].values.push_back(parts[k]);
+            total += parts[k];
+        }
+        c.annotations.push_back({idx, total, fixed1(total) + " min"});
+    }
+    return c;
+}
+
+} // namespace
+
+ChartData breakdownChart(const std::vector<LabelledPrediction> &predictions)
+{
+    std::vector<std::pair<std::string, std::array<double, 4>>> bars;
+    ChartData c;
+    for (const LabelledPrediction &p : predictions) {
+        if (!p.prediction.timeToTrainMin) {
+            c.notes.push_back(p.label + ": no time to train (no convergence table)");
+            continue;
+        }
+        const auto &b = p.prediction.breakdownMin;
+        bars.push_back({p.label, {b.compute, b.communication, b.input, b.evaluation}});
+    }
+    ChartData out = breakdownFrom(bars);
+    out.notes = c.notes;
+    return out;
+}
+
+ChartData breakdownChart(const std::vector<RunPoint> &runs)
+{
+    std::vector<std::pair<std::string, std::array<double, 4>>> bars;
+    for (const RunPoint &r : runs)
+        if (!r.measured && r.breakdownMin)
+            bars.push_back(
+                {(r.system.empty() ? std::string("(no system)") : r.system) + " / " + r.benchmark,
+                 *r.breakdownMin});
+    ChartData c = breakdownFrom(bars);
+    if (bars.empty())
+        c.notes.push_back("no predicted run carries a breakdown (details compute_min, "
+                          "communication_min, input_min, evaluation_min)");
+    return c;
+}
+
+} // namespace clab::charts

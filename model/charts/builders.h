@@ -1,0 +1,74 @@
+#pragma once
+
+#include "charts/chartdata.h"
+#include "perf/model.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+// Turn rows (from the store or from the performance model) into ChartData. Pure functions.
+namespace clab::charts {
+
+// One run as the charts need it.
+struct RunPoint
+{
+    std::string system;
+    std::string benchmark;
+    std::string metric; // time_to_train, score, throughput
+    double value = 0;
+    std::string unit;
+    bool measured = true;
+    std::optional<int> gpus; // from the run's details or the system description
+    // A predicted run may carry its breakdown (details compute_min, communication_min, input_min,
+    // evaluation_min, as a generic CSV's extra columns): compute, communication, input, evaluation.
+    std::optional<std::array<double, 4>> breakdownMin;
+};
+
+struct BandwidthPoint
+{
+    std::string system;
+    std::string tool;
+    std::string test;
+    std::string link; // h2d, d2h, p2p, local, collective, ...
+    std::string from;
+    std::string to;
+    std::optional<std::int64_t> messageBytes;
+    double gbps = 0;
+};
+
+// Time to train per system x benchmark: measured and predicted bars side by side, each pair
+// labelled with the prediction's error. A pair's value is the mean of its MLPerf scores when it
+// has any (the score is what MLPerf reports), else the mean of its time_to_train runs.
+ChartData tttChart(const std::vector<RunPoint> &runs);
+
+// Time to train (or throughput when there are no time-to-train runs) against the GPU count:
+// measured points, the predicted curve and the ideal line through the smallest measured point
+// (linear speed-up: t0 * n0 / n, or x0 * n / n0 for throughput). Runs without a GPU count are
+// left out (said in notes).
+ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes = true);
+
+// Peak bandwidth per link (host-to-device, device-to-host, peer-to-peer pairs): the largest
+// measured GB/s over message sizes, beside what the fabric model says (`modelled`, may be empty).
+ChartData bandwidthChart(const std::vector<BandwidthPoint> &measured,
+                         const std::vector<BandwidthPoint> &modelled = {});
+
+// The peer-to-peer matrix of one test (`test` empty: the first p2p bandwidth test in the rows).
+ChartData heatmapChart(const std::vector<BandwidthPoint> &rows, const std::string &test = {});
+
+// nccl-tests bus bandwidth against message size (log x), one series per test.
+ChartData collectiveChart(const std::vector<BandwidthPoint> &rows);
+
+// Where the time to train goes, one stacked bar per labelled prediction.
+struct LabelledPrediction
+{
+    std::string label;
+    perf::Prediction prediction;
+};
+ChartData breakdownChart(const std::vector<LabelledPrediction> &predictions);
+// The same from predicted runs of a store that carry their breakdown ("system / benchmark").
+ChartData breakdownChart(const std::vector<RunPoint> &runs);
+
+} // namespace clab::charts

@@ -1,0 +1,180 @@
+#include "charts/storequery.h"
+
+#include "store/sqlite.h"
+#include "store/storeschema.h"
+
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include <cmath>
+#include <filesystem>
+
+namespace clab::charts {
+
+namespace {
+
+// A number in a JSON object, given as a number or as text (a generic CSV's extra columns are text).
+std::optional<double> jsonNumber(const nlohmann::json &j, const char *key)
+{
+    const auto it = j.find(key);
+    if (it == j.end())
+        return std::nullopt;
+    if (it->is_number())
+        return it->get<double>();
+    if (it->is_string()) {
+        const std::string &s = it->get_ref<const std::string &>();
+        char *end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (!s.empty() && end == s.c_str() + s.size() && std::isfinite(v))
+            return v;
+    }
+    return std::nullopt;
+}
+
+nlohmann::json object(const std::string &text)
+{
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_object() ? j : nlohmann::json::object();
+}
+
+// GPUs of a run: its details (gpus, gpu_count, accelerators: the throughput CSV stores gpu_count),
+// else the MLPerf system description (number_of_nodes x accelerators_per_node).
+std::optional<int> gpuCount(const nlohmann::json &details, const nlohmann::json &system)
+{
+    for (const char *key : {"gpus", "gpu_count", "accelerators"})
+        if (const auto v = jsonNumber(details, key); v && *v >= 1)
+            return int(std::lround(*v));
+    const auto nodes = jsonNumber(system, "number_of_nodes");
+    const auto perNode = jsonNumber(system, "accelerators_per_node");
+    if (nodes && perNode && *nodes * *perNode >= 1)
+        return int(std::lround(*nodes * *perNode));
+    return std::nullopt;
+}
+
+} // namespace
+
+StoreQuery::StoreQuery(const std::string &path)
+    : m_path(path)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw store::StoreError(path + ": no such experiment store");
+    store::checkDatabaseFile(path);
+    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+        sqlite3_close(m_db);
+        throw store::StoreError(path + ": cannot open: " + message);
+    }
+    sqlite3_busy_timeout(m_db, 5000);
+    int version = 0;
+    try {
+        store::Statement s(m_db, "PRAGMA user_version", m_path);
+        version = s.step() ? int(s.integer(0)) : 0;
+    } catch (...) {
+        sqlite3_close(m_db);
+        throw;
+    }
+    if (version < 1 || version > store::currentSchemaVersion()) {
+        sqlite3_close(m_db);
+        throw store::StoreError(path
+                                + ": not an experiment store this build can read (schema version "
+                                + std::to_string(version) + ", expected 1 to "
+                                + std::to_string(store::currentSchemaVersion()) + ")");
+    }
+}
+
+StoreQuery::~StoreQuery()
+{
+    sqlite3_close(m_db);
+}
+
+std::vector<RunPoint> StoreQuery::runs(const Filter &filter)
+{
+    // instr() instead of LIKE: a system name may hold % or _, which LIKE would read as wildcards.
+    store::Statement s(m_db,
+                       "SELECT coalesce(y.name, ''), r.benchmark, r.metric, r.value, "
+                       "coalesce(r.unit, ''), r.measured, coalesce(r.details, ''), "
+                       "coalesce(y.description, '') "
+                       "FROM runs r LEFT JOIN systems y ON y.id = r.system_id "
+                       "WHERE r.metric IN ('time_to_train', 'score', 'throughput') "
+                       "AND (?1 = '' OR r.benchmark = ?1) "
+                       "AND (?2 = '' OR instr(lower(coalesce(y.name, '')), lower(?2)) > 0) "
+                       "AND (?3 < 0 OR r.measured = ?3) ORDER BY r.id",
+                       m_path);
+    s.bind(1, filter.benchmark);
+    s.bind(2, filter.system);
+    s.bind(3, filter.which == Which::All ? -1 : filter.which == Which::Measured ? 1 : 0);
+    std::vector<RunPoint> out;
+    while (s.step()) {
+        RunPoint r;
+        r.system = s.text(0);
+        r.benchmark = s.text(1);
+        r.metric = s.text(2);
+        r.value = s.real(3);
+        r.unit = s.text(4);
+        r.measured = s.integer(5) != 0;
+        const nlohmann::json details = object(s.text(6));
+        r.gpus = gpuCount(details, object(s.text(7)));
+        const auto c = jsonNumber(details, "compute_min");
+        const auto m = jsonNumber(details, "communication_min");
+        const auto i = jsonNumber(details, "input_min");
+        const auto e = jsonNumber(details, "evaluation_min");
+        if (c && m && i && e)
+            r.breakdownMin = std::array<double, 4>{*c, *m, *i, *e};
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<BandwidthPoint> StoreQuery::bandwidth(const Filter &filter)
+{
+    store::Statement s(m_db,
+                       "SELECT coalesce(y.name, ''), b.tool, coalesce(b.test, ''), b.link, "
+                       "coalesce(b.from_endpoint, ''), coalesce(b.to_endpoint, ''), "
+                       "b.message_bytes, b.gbps "
+                       "FROM bandwidth b LEFT JOIN systems y ON y.id = b.system_id "
+                       "WHERE b.gbps IS NOT NULL "
+                       "AND (?1 = '' OR instr(lower(coalesce(y.name, '')), lower(?1)) > 0) "
+                       "ORDER BY b.id",
+                       m_path);
+    s.bind(1, filter.system);
+    std::vector<BandwidthPoint> out;
+    while (s.step()) {
+        BandwidthPoint b;
+        b.system = s.text(0);
+        b.tool = s.text(1);
+        b.test = s.text(2);
+        b.link = s.text(3);
+        b.from = s.text(4);
+        b.to = s.text(5);
+        if (!s.isNull(6))
+            b.messageBytes = s.integer(6);
+        b.gbps = s.real(7);
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
+ChartData chartFromStore(StoreQuery &store, ChartKind kind, const Filter &filter)
+{
+    switch (kind) {
+    case ChartKind::Ttt:
+        return tttChart(store.runs(filter));
+    case ChartKind::Scaling:
+        return scalingChart(store.runs(filter));
+    case ChartKind::Bandwidth:
+        return bandwidthChart(store.bandwidth(filter));
+    case ChartKind::Heatmap:
+        return heatmapChart(store.bandwidth(filter));
+    case ChartKind::Collective:
+        return collectiveChart(store.bandwidth(filter));
+    case ChartKind::Breakdown: {
+        Filter predicted = filter;
+        predicted.which = Which::Predicted;
+        return breakdownChart(store.runs(predicted));
+    }
+    }
+    return {};
+}
+
+} // namespace clab::charts

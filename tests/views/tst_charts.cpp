@@ -1,0 +1,214 @@
+#include "charts/builders.h"
+#include "charts/storequery.h"
+#include "store/import.h"
+#include "store/store.h"
+#include "views/charts/chartexport.h"
+#include "views/charts/chartwidget.h"
+
+#include <QImage>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace clab;
+using namespace clab::charts;
+
+// ChartWidget draws what model/charts computed: the right plottables, legend names and axis
+// labels; and every export format gives a real file.
+class TestCharts : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void tttBarsLegendAndLabels();
+    void scalingGraphsOnLogAxes();
+    void heatmapHasColourScale();
+    void breakdownStacks();
+    void exports_data();
+    void exports();
+    void refusesUnknownFormat();
+    void savesEveryKind();
+
+private:
+    ChartData chart(ChartKind kind);
+    QTemporaryDir m_dir;
+    std::string m_db;
+};
+
+void TestCharts::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    const std::string csv = m_dir.filePath(QStringLiteral("runs.csv")).toStdString();
+    std::ofstream(csv)
+        << "system,benchmark,metric,value,unit,kind,gpus,compute_min,communication_min,"
+           "input_min,evaluation_min\n"
+           "Rack A,resnet,time_to_train,32,min,measured,8,,,,\n"
+           "Rack A,resnet,time_to_train,33.6,min,predicted,8,26,4.6,2,1\n"
+           "Rack B,resnet,time_to_train,20,min,measured,16,,,,\n"
+           "Rack B,resnet,time_to_train,17,min,predicted,16,10,4,2,1\n"
+           "Rack C,resnet,time_to_train,12.5,min,measured,32,,,,\n"
+           "Rack C,resnet,time_to_train,9.8,min,predicted,32,5.2,2.4,1.2,1\n"
+           "Rack D,resnet,time_to_train,8.1,min,measured,64,,,,\n"
+           "Rack D,resnet,time_to_train,6.1,min,predicted,64,2.6,2.3,0.2,1\n"
+           "Rack B,bert,time_to_train,50,min,measured,16,,,,\n"
+           "Rack B,bert,time_to_train,44,min,predicted,16,30,9,1,4\n";
+    m_db = m_dir.filePath(QStringLiteral("store.sqlite")).toStdString();
+    store::Store s(m_db);
+    store::importPaths(s, {csv, CLAB_TEST_DATA "/import/p2p_bandwidth_latency.txt",
+                           CLAB_TEST_DATA "/import/nccl_all_reduce.txt"});
+}
+
+ChartData TestCharts::chart(ChartKind kind)
+{
+    StoreQuery q(m_db);
+    Filter f;
+    if (kind == ChartKind::Scaling)
+        f.benchmark = "resnet";
+    return chartFromStore(q, kind, f);
+}
+
+void TestCharts::tttBarsLegendAndLabels()
+{
+    views::ChartWidget w;
+    w.setChart(chart(ChartKind::Ttt));
+    QCOMPARE(w.barCount(), 2);
+    QCOMPARE(w.plottableCount(), 2);
+    QCOMPARE(w.legendNames(),
+             (QStringList{QStringLiteral("measured"), QStringLiteral("predicted")}));
+    QCOMPARE(w.yAxis->label(), QStringLiteral("time to train (min)"));
+    QCOMPARE(w.xAxis->label(), QStringLiteral("system / benchmark"));
+    // One error label per measured-and-predicted pair: all five pairs here.
+    QCOMPARE(w.itemCount(), 5);
+    auto *ticker = dynamic_cast<QCPAxisTickerText *>(w.xAxis->ticker().data());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().size(), 5);
+}
+
+void TestCharts::scalingGraphsOnLogAxes()
+{
+    views::ChartWidget w;
+    w.setChart(chart(ChartKind::Scaling));
+    QCOMPARE(w.graphCount(), 3);
+    QCOMPARE(w.legendNames(), (QStringList{QStringLiteral("measured"), QStringLiteral("predicted"),
+                                           QStringLiteral("ideal (linear)")}));
+    QCOMPARE(w.xAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(dynamic_cast<QCPAxisTickerLog *>(w.yAxis->ticker().data()));
+    QCOMPARE(w.graph(0)->dataCount(), 4);
+    QCOMPARE(w.xAxis->label(), QStringLiteral("GPUs"));
+}
+
+void TestCharts::heatmapHasColourScale()
+{
+    views::ChartWidget w;
+    w.setChart(chart(ChartKind::Heatmap));
+    QVERIFY(w.colorMap());
+    QVERIFY(w.colorScale());
+    QCOMPARE(w.colorMap()->data()->keySize(), 3);
+    QCOMPARE(w.colorScale()->axis()->label(), QStringLiteral("bandwidth (GB/s)"));
+    QVERIFY(!w.legend->visible());
+    // Switching to another kind removes the colour scale again.
+    w.setChart(chart(ChartKind::Ttt));
+    QVERIFY(!w.colorScale());
+    QCOMPARE(w.plotLayout()->columnCount(), 1);
+}
+
+void TestCharts::breakdownStacks()
+{
+    views::ChartWidget w;
+    w.setChart(chart(ChartKind::Breakdown));
+    QCOMPARE(w.barCount(), 4);
+    auto *bars = qobject_cast<QCPBars *>(w.plottable(1));
+    QVERIFY(bars);
+    QCOMPARE(bars->barBelow(), qobject_cast<QCPBars *>(w.plottable(0)));
+    QCOMPARE(w.legendNames().at(1), QStringLiteral("exposed communication"));
+}
+
+void TestCharts::exports_data()
+{
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("png") << QStringLiteral("png");
+    QTest::newRow("pdf") << QStringLiteral("pdf");
+    QTest::newRow("svg") << QStringLiteral("svg");
+}
+
+void TestCharts::exports()
+{
+    QFETCH(QString, suffix);
+    views::ChartWidget w;
+    w.resize(800, 500);
+    w.setChart(chart(ChartKind::Ttt));
+    const QString path = m_dir.filePath(QStringLiteral("ttt.") + suffix);
+    QString error;
+    QVERIFY2(views::exportChart(w, path, 192, &error), qPrintable(error));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    if (suffix == QLatin1String("png")) {
+        QImage image;
+        QVERIFY(image.loadFromData(bytes, "PNG"));
+        QCOMPARE(image.size(), QSize(1600, 1000)); // 192 dpi = twice the 96-dpi size
+        QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 192);
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+        QVERIFY(colours.contains(qRgb(0x00, 0x72, 0xB2))); // the measured bars' blue
+    } else if (suffix == QLatin1String("pdf")) {
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY(bytes.size() > 1024);
+    } else {
+        QXmlStreamReader xml(bytes);
+        int paths = 0, texts = 0;
+        QString root;
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::StartElement) {
+                if (root.isEmpty())
+                    root = xml.name().toString();
+                // Vector shapes: QSvgGenerator writes fills as <path>, strokes as <polyline>,
+                // rectangles as <rect>.
+                for (const char *shape : {"path", "polyline", "polygon", "rect", "line"})
+                    paths += xml.name() == QLatin1String(shape);
+                texts += xml.name() == QLatin1String("text");
+            }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(root, QStringLiteral("svg"));
+        QVERIFY(paths > 10);
+        QVERIFY(texts > 5);
+        QVERIFY(bytes.contains("time to train (min)"));
+    }
+}
+
+void TestCharts::refusesUnknownFormat()
+{
+    views::ChartWidget w;
+    w.setChart(chart(ChartKind::Ttt));
+    QString error;
+    const QString path = m_dir.filePath(QStringLiteral("chart.bmp"));
+    QVERIFY(!views::exportChart(w, path, 96, &error));
+    QVERIFY(error.contains(QStringLiteral("chart.bmp")));
+    QVERIFY(!QFile::exists(path));
+}
+
+// With CLAB_CHART_DIR set, one PNG of each kind goes there for a person to look at.
+void TestCharts::savesEveryKind()
+{
+    const QString dir = qEnvironmentVariable("CLAB_CHART_DIR");
+    for (ChartKind kind : {ChartKind::Ttt, ChartKind::Scaling, ChartKind::Bandwidth,
+                           ChartKind::Heatmap, ChartKind::Collective, ChartKind::Breakdown}) {
+        views::ChartWidget w;
+        w.setChart(chart(kind));
+        QVERIFY2(!w.chart().empty(), chartKindName(kind));
+        const QString path = (dir.isEmpty() ? m_dir.path() : dir) + QLatin1Char('/')
+                             + QLatin1String(chartKindName(kind)) + QStringLiteral(".png");
+        QString error;
+        QVERIFY2(views::exportChart(w, path, 96, &error), qPrintable(error));
+    }
+}
+
+QTEST_MAIN(TestCharts)
+#include "tst_charts.moc"

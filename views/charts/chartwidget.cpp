@@ -1,0 +1,355 @@
+#include "views/charts/chartwidget.h"
+
+#include <cmath>
+
+namespace clab::views {
+
+namespace {
+
+QString text(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+const QColor measuredColor(0x00, 0x72, 0xB2);  // Okabe-Ito blue
+const QColor predictedColor(0xE6, 0x9F, 0x00); // Okabe-Ito orange
+const QColor idealColor(0x55, 0x55, 0x55);
+
+// Cividis (Nuñez, Anderton & Renslow 2018): readable with any colour vision and in grey scale.
+// Seven stops sampled from matplotlib's table.
+QCPColorGradient cividis()
+{
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(0x00, 0x22, 0x4E));
+    g.setColorStopAt(1.0 / 6, QColor(0x1F, 0x38, 0x6E));
+    g.setColorStopAt(2.0 / 6, QColor(0x4D, 0x54, 0x6C));
+    g.setColorStopAt(3.0 / 6, QColor(0x7C, 0x7B, 0x78));
+    g.setColorStopAt(4.0 / 6, QColor(0xA6, 0x9D, 0x75));
+    g.setColorStopAt(5.0 / 6, QColor(0xD3, 0xC1, 0x64));
+    g.setColorStopAt(1.0, QColor(0xFE, 0xE8, 0x38));
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setNanHandling(QCPColorGradient::nhTransparent);
+    return g;
+}
+
+QColor seriesColor(const charts::Series &s, int index, bool byKind)
+{
+    if (s.kind == charts::SeriesKind::Ideal)
+        return idealColor;
+    if (byKind)
+        return s.kind == charts::SeriesKind::Measured ? measuredColor : predictedColor;
+    return ChartWidget::paletteColor(index);
+}
+
+QString bytesLabel(double bytes)
+{
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4)
+        bytes /= 1024, ++u;
+    return QString::number(bytes, 'g', 4) + QLatin1Char(' ') + QLatin1String(units[u]);
+}
+
+} // namespace
+
+ChartWidget::ChartWidget(QWidget *parent)
+    : QCustomPlot(parent)
+{
+    setBackground(Qt::white);
+    setNoAntialiasingOnDrag(true);
+    // Nothing is redrawn until setChart(): one replot per chart, as Wireshark batches its graphs.
+    plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 12, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+    legend->setBrush(QColor(255, 255, 255, 230));
+    legend->setBorderPen(QPen(QColor(0xBB, 0xBB, 0xBB)));
+    resize(900, 560);
+}
+
+QColor ChartWidget::paletteColor(int index)
+{
+    static const QColor okabeIto[]
+        = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
+           QColor(0xD5, 0x5E, 0x00), QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9),
+           QColor(0xF0, 0xE4, 0x42), QColor(0x00, 0x00, 0x00)};
+    return okabeIto[index % 8];
+}
+
+QStringList ChartWidget::legendNames() const
+{
+    QStringList names;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
+            names << item->plottable()->name();
+    return names;
+}
+
+void ChartWidget::clearChart()
+{
+    clearPlottables();
+    clearItems();
+    m_bars.clear();
+    m_colorMap = nullptr;
+    if (m_colorScale) {
+        plotLayout()->remove(m_colorScale);
+        m_colorScale = nullptr;
+    }
+    if (m_marginGroup) {
+        axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, nullptr);
+        delete m_marginGroup;
+        m_marginGroup = nullptr;
+    }
+    plotLayout()->simplify();
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setRangeReversed(false);
+        axis->setTickLabelRotation(0);
+        axis->grid()->setVisible(true);
+        axis->grid()->setPen(QPen(QColor(0xDD, 0xDD, 0xDD), 0, Qt::SolidLine));
+        axis->grid()->setSubGridVisible(false);
+    }
+    legend->setVisible(false);
+}
+
+void ChartWidget::setChart(const charts::ChartData &chart)
+{
+    m_chart = chart;
+    clearChart();
+    m_title->setText(text(chart.title));
+    xAxis->setLabel(text(chart.x.label));
+    yAxis->setLabel(text(chart.y.label));
+    if (chart.kind == charts::ChartKind::Heatmap)
+        drawHeatmap();
+    else if (!chart.categories.empty())
+        drawBars();
+    else
+        drawLines();
+    replot();
+}
+
+void ChartWidget::useCategoryTicks(QCPAxis *axis, const std::vector<std::string> &labels)
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    // Long rows of categories turn; short ones break "system / benchmark" over two lines.
+    const bool many = labels.size() > 6;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        QString label = text(labels[i]);
+        if (!many)
+            label.replace(QLatin1String(" / "), QLatin1String("\n"));
+        ticker->addTick(double(i), label);
+    }
+    axis->setTicker(ticker);
+    axis->setTickLabelRotation(many && axis->orientation() == Qt::Horizontal ? -40 : 0);
+    axis->setSubTicks(false);
+    axis->grid()->setVisible(false);
+}
+
+void ChartWidget::useLogTicks(QCPAxis *axis)
+{
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    const QString label = axis->label();
+    if (label.contains(QLatin1String("bytes"))) {
+        // Message sizes: a tick at every power of 2 would crowd; every fourth (x16) reads well.
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (int k = 0; k <= 40; k += 4)
+            ticker->addTick(std::ldexp(1.0, k), bytesLabel(std::ldexp(1.0, k)));
+        axis->setTicker(ticker);
+        axis->setSubTicks(false);
+        return;
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    // GPU counts are powers of two in practice; other quantities get decades.
+    ticker->setLogBase(label.startsWith(QLatin1String("GPUs")) ? 2 : 10);
+    ticker->setSubTickCount(label.startsWith(QLatin1String("GPUs")) ? 0 : 8);
+    axis->setTicker(ticker);
+    axis->setNumberFormat(QStringLiteral("g"));
+    axis->setNumberPrecision(6);
+    axis->grid()->setSubGridVisible(true);
+    axis->grid()->setSubGridPen(QPen(QColor(0xEE, 0xEE, 0xEE), 0, Qt::SolidLine));
+}
+
+void ChartWidget::drawBars()
+{
+    const auto &series = m_chart.series;
+    const int n = int(series.size());
+    const bool byKind = !m_chart.stacked;
+    QCPBarsGroup *group = m_chart.stacked ? nullptr : new QCPBarsGroup(this);
+    const double width = m_chart.stacked ? 0.6 : 0.8 / std::max(1, n);
+    double top = 0;
+    std::vector<double> stackTop(m_chart.categories.size(), 0.0);
+    for (int i = 0; i < n; ++i) {
+        auto *bars = new QCPBars(xAxis, yAxis);
+        bars->setName(text(series[i].name));
+        bars->setWidth(width);
+        const QColor c = seriesColor(series[i], i, byKind);
+        bars->setPen(QPen(c.darker(130)));
+        bars->setBrush(c);
+        QVector<double> keys, values;
+        for (std::size_t k = 0; k < series[i].values.size(); ++k) {
+            const double v = series[i].values[k];
+            if (!std::isfinite(v))
+                continue;
+            keys << series[i].x[k];
+            values << v;
+            if (m_chart.stacked)
+                top = std::max(top, stackTop[k] += v);
+            else
+                top = std::max(top, v);
+        }
+        bars->setData(keys, values, true);
+        if (group)
+            bars->setBarsGroup(group);
+        else if (!m_bars.empty())
+            bars->moveAbove(m_bars.back());
+        m_bars.push_back(bars);
+    }
+    if (group)
+        group->setSpacing(2);
+    for (const charts::Annotation &a : m_chart.annotations) {
+        auto *label = new QCPItemText(this);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(a.x, a.y);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setPadding(QMargins(0, 0, 0, 3));
+        label->setText(text(a.text));
+        label->setFont(QFont(font().family(), 9));
+    }
+    useCategoryTicks(xAxis, m_chart.categories);
+    xAxis->setRange(-0.6, double(m_chart.categories.size()) - 0.4);
+    // Room above the tallest bar for its label and the legend.
+    yAxis->setRange(0, top > 0 ? top * 1.45 : 1);
+    legend->setVisible(true);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+}
+
+void ChartWidget::drawLines()
+{
+    const auto &series = m_chart.series;
+    bool allMeasured = true;
+    for (const charts::Series &s : series)
+        allMeasured = allMeasured && s.kind == charts::SeriesKind::Measured;
+    int colour = 0;
+    for (const charts::Series &s : series) {
+        QCPGraph *g = addGraph();
+        g->setName(text(s.name));
+        QVector<double> keys, values;
+        keys.reserve(qsizetype(s.x.size()));
+        values.reserve(qsizetype(s.values.size()));
+        for (std::size_t k = 0; k < s.values.size() && k < s.x.size(); ++k) {
+            // A log axis cannot show zero or less.
+            if (!std::isfinite(s.values[k]) || (m_chart.y.log && s.values[k] <= 0)
+                || (m_chart.x.log && s.x[k] <= 0))
+                continue;
+            keys << s.x[k];
+            values << s.values[k];
+        }
+        g->setData(keys, values, true);
+        const QColor c = s.kind == charts::SeriesKind::Ideal ? idealColor : paletteColor(colour++);
+        switch (s.kind) {
+        case charts::SeriesKind::Measured:
+            if (allMeasured) {
+                g->setPen(QPen(c, 2));
+                if (keys.size() <= 200)
+                    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+            } else {
+                g->setLineStyle(QCPGraph::lsNone);
+                g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(c, 2),
+                                                   QBrush(c.lighter(150)), 9));
+            }
+            break;
+        case charts::SeriesKind::Predicted:
+            g->setPen(QPen(c, 2));
+            break;
+        case charts::SeriesKind::Ideal:
+            g->setPen(QPen(c, 1.5, Qt::DashLine));
+            break;
+        }
+    }
+    rescaleAxes();
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        const bool log = axis == xAxis ? m_chart.x.log : m_chart.y.log;
+        QCPRange r = axis->range();
+        if (log) {
+            useLogTicks(axis);
+            if (r.lower > 0)
+                axis->setRange(r.lower / 1.25, r.upper * 1.25);
+        } else {
+            const double pad = r.size() > 0 ? r.size() * 0.05 : 1;
+            // Bandwidth and time start at zero, so that bar and point heights compare.
+            axis->setRange(axis == yAxis && r.lower >= 0 ? 0 : r.lower - pad, r.upper + pad);
+        }
+    }
+    legend->setVisible(!series.empty());
+    // Bandwidth curves rise to the right and time-to-train falls to the right: the empty corner
+    // is top left for the first, top right for the second.
+    axisRect()->insetLayout()->setInsetAlignment(0, m_chart.kind == charts::ChartKind::Collective
+                                                        ? (Qt::AlignTop | Qt::AlignLeft)
+                                                        : (Qt::AlignTop | Qt::AlignRight));
+}
+
+void ChartWidget::drawHeatmap()
+{
+    const charts::Matrix &m = m_chart.matrix;
+    const int cols = int(m.columns.size()), rows = int(m.rows.size());
+    if (rows == 0 || cols == 0)
+        return;
+    m_colorMap = new QCPColorMap(xAxis, yAxis);
+    m_colorMap->setName(text(m.valueLabel));
+    m_colorMap->data()->setSize(cols, rows);
+    m_colorMap->data()->setRange(QCPRange(0, std::max(cols - 1, 1)),
+                                 QCPRange(0, std::max(rows - 1, 1)));
+    if (cols == 1 || rows == 1) // one cell: QCPColorMapData needs a non-empty range
+        m_colorMap->data()->setRange(QCPRange(0, cols == 1 ? 0.0001 : cols - 1),
+                                     QCPRange(0, rows == 1 ? 0.0001 : rows - 1));
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            m_colorMap->data()->setCell(c, r, m.at(std::size_t(r), std::size_t(c)));
+    m_colorMap->setInterpolate(false);
+    m_colorMap->setGradient(cividis());
+    m_colorScale = new QCPColorScale(this);
+    plotLayout()->addElement(1, 1, m_colorScale);
+    m_colorScale->setType(QCPAxis::atRight);
+    m_colorScale->axis()->setLabel(text(m.valueLabel));
+    m_colorMap->setColorScale(m_colorScale);
+    // The scale owns gradient and range once the map is tied to it; the range comes from the
+    // finite cells only (the diagonal is left empty), from 0 so that brightness is bandwidth.
+    double highest = 0;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            const double v = m.at(std::size_t(r), std::size_t(c));
+            if (std::isfinite(v))
+                highest = std::max(highest, v);
+        }
+    const QCPRange range(0, highest > 0 ? highest : 1);
+    m_colorScale->setGradient(cividis());
+    m_colorScale->setDataRange(range);
+    m_marginGroup = new QCPMarginGroup(this);
+    axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, m_marginGroup);
+    m_colorScale->setMarginGroup(QCP::msBottom | QCP::msTop, m_marginGroup);
+
+    useCategoryTicks(xAxis, m.columns);
+    useCategoryTicks(yAxis, m.rows);
+    xAxis->setRange(-0.5, cols - 0.5);
+    yAxis->setRange(-0.5, rows - 0.5);
+    yAxis->setRangeReversed(true); // row 0 on top, as the tools print the matrix
+    // The numbers in the cells when they fit: a colour alone is hard to read exactly.
+    if (rows * cols <= 144) {
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) {
+                const double v = m.at(std::size_t(r), std::size_t(c));
+                if (!std::isfinite(v))
+                    continue;
+                auto *label = new QCPItemText(this);
+                label->position->setType(QCPItemPosition::ptPlotCoords);
+                label->position->setCoords(c, r);
+                label->setText(QString::number(v, 'f', v < 10 ? 1 : 0));
+                label->setFont(QFont(font().family(), 8));
+                const double t = range.size() > 0 ? (v - range.lower) / range.size() : 0;
+                label->setColor(t > 0.55 ? Qt::black : Qt::white);
+            }
+    }
+}
+
+} // namespace clab::views
