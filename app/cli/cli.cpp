@@ -68,6 +68,8 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
     predictCmd->add_option("--nodes", predict.nodes, "Copies of the system joined by its network")
         ->check(CLI::PositiveNumber);
     predictCmd->add_flag("--json", predict.json, "Machine-readable output");
+    predictCmd->add_option("--save", predict.saveDb,
+                           "Also keep the prediction as predicted runs in this experiment store");
 
     CalibrateOptions calibrate;
     CLI::App *calibrateCmd = app.add_subcommand(

@@ -29,6 +29,7 @@ struct PredictOptions
     std::string precision; // empty: the benchmark's default
     int nodes = 1;         // copies of the system joined by its network
     bool json = false;
+    std::string saveDb; // when set: keep the prediction in this experiment store
 };
 int predictCommand(const PredictOptions &options, std::ostream &out, std::ostream &err);
 

@@ -6,6 +6,8 @@
 #include "fabric/analysis.h"
 #include "perf/fit.h"
 #include "perf/report.h"
+#include "store/predictedruns.h"
+#include "store/store.h"
 #include "util/csv.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
@@ -106,6 +108,28 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
         p.notes.push_back("global batch not given: used " + std::to_string(batch));
     p.notes.insert(p.notes.end(), platform.notes.begin(), platform.notes.end());
     const std::string name = analysis.systems[index].name;
+    if (!o.saveDb.empty()) {
+        try {
+            store::Store db(o.saveDb);
+            const OrderedJson json = perf::predictionToJson(name, *w, p);
+            store::PredictedRun run{w->aliases.empty() ? w->id : w->aliases.front(),
+                                    perf::precisionName(*precision),
+                                    batch,
+                                    p.timeToTrainMin,
+                                    p.throughput,
+                                    json.dump()};
+            const OrderedJson description = {{"host", analysis.systems[index].host},
+                                             {"gpus", analysis.systems[index].gpus},
+                                             {"nodes", o.nodes}};
+            const int added = store::savePredictions(
+                db, o.file, {name, description.dump(), design::writeDesign(design)}, {run});
+            err << (added ? "Saved the prediction to " : "The prediction is already in ")
+                << o.saveDb << "\n";
+        } catch (const std::exception &e) {
+            err << "composelab predict: " << e.what() << "\n";
+            return 1;
+        }
+    }
     if (o.json)
         out << perf::predictionToJson(name, *w, p).dump(2) << "\n";
     else
