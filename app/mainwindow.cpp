@@ -6,7 +6,11 @@
 #include "util/inputerror.h"
 #include "views/systems/systemsview.h"
 
+#include "store/store.h"
+
 #include <QAction>
+#include <QDir>
+#include <QProgressDialog>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
@@ -28,6 +32,7 @@ constexpr int kMaxRecent = 8;
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_view(new views::SystemsView)
+    , m_import(new ImportRunner(this))
 {
     setCentralWidget(m_view);
     createMenus();
@@ -53,6 +58,20 @@ void MainWindow::createMenus()
     }
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     fillRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("&Import Results..."), QKeySequence(tr("Ctrl+I")), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("Import recorded results"), QString(),
+            tr("Results (*.csv *.txt *.log *.json);;All files (*)"));
+        if (!files.isEmpty())
+            importResults(files);
+    });
+    file->addAction(tr("Import Results &Folder..."), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Import a folder of results (e.g. an MLPerf results tree)"));
+        if (!dir.isEmpty())
+            importResults({dir});
+    });
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &MainWindow::saveAs);
@@ -104,6 +123,53 @@ bool MainWindow::openExample(const QString &fileName)
     }
     showError(tr("Cannot open example"), tr("There is no bundled example %1.").arg(fileName));
     return false;
+}
+
+QString MainWindow::storePath() const
+{
+    return QSettings()
+        .value(QStringLiteral("storePath"), QString::fromStdString(store::defaultStorePath()))
+        .toString();
+}
+
+void MainWindow::setStorePath(const QString &path)
+{
+    QSettings().setValue(QStringLiteral("storePath"), path);
+}
+
+void MainWindow::importResults(const QStringList &paths)
+{
+    if (m_import->isRunning())
+        return;
+    QDir().mkpath(QFileInfo(storePath()).absolutePath());
+    auto *dialog = new QProgressDialog(tr("Importing..."), tr("Cancel"), 0, 0, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->setMinimumDuration(300);
+    connect(dialog, &QProgressDialog::canceled, m_import, &ImportRunner::cancel);
+    connect(m_import, &ImportRunner::progress, dialog,
+            [dialog](int done, int total, const QString &file) {
+                dialog->setMaximum(total);
+                dialog->setValue(done);
+                dialog->setLabelText(tr("Importing %1").arg(QFileInfo(file).fileName()));
+            });
+    auto finish = [this, dialog](const QString &message) {
+        disconnect(m_import, nullptr, dialog, nullptr);
+        dialog->close();
+        statusBar()->showMessage(message, 10000);
+        Q_EMIT importDone(message);
+    };
+    connect(m_import, &ImportRunner::finished, dialog,
+            [finish](int imported, int skipped, const QString &) {
+                finish(tr("Imported %1 item(s), skipped %2 file(s).").arg(imported).arg(skipped));
+            });
+    connect(m_import, &ImportRunner::cancelled, dialog,
+            [finish] { finish(tr("Import cancelled; the store is as it was.")); });
+    connect(m_import, &ImportRunner::failed, dialog, [this, finish](const QString &message) {
+        finish(tr("Import failed; the store is as it was."));
+        showError(tr("Cannot import"), message);
+    });
+    m_import->start(paths, storePath());
 }
 
 void MainWindow::refresh()

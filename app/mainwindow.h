@@ -1,6 +1,7 @@
 #pragma once
 
 #include "document.h"
+#include "importrunner.h"
 #include "design/examples.h"
 
 #include <QMainWindow>
@@ -28,10 +29,17 @@ public:
     // Opens a design; on a bad file shows the error and keeps the current document.
     bool openFile(const QString &path);
     bool openExample(const QString &fileName);
+    // Imports recorded results into the experiment store on a worker thread, with a progress
+    // dialog whose Cancel rolls the import back.
+    void importResults(const QStringList &paths);
+    QString storePath() const;
+    void setStorePath(const QString &path);
+    ImportRunner *importRunner() const { return m_import; }
 
 Q_SIGNALS:
     void analysisUpdated();
     void errorShown(const QString &message);
+    void importDone(const QString &message);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -50,6 +58,7 @@ private:
 
     Document m_document;
     views::SystemsView *m_view;
+    ImportRunner *m_import;
     QMenu *m_recentMenu = nullptr;
 };
 

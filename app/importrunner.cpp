@@ -1,0 +1,73 @@
+#include "importrunner.h"
+
+#include "store/import.h"
+#include "store/store.h"
+
+#include <QThread>
+
+#include <chrono>
+
+namespace clab {
+
+ImportRunner::ImportRunner(QObject *parent)
+    : QObject(parent)
+{
+}
+
+ImportRunner::~ImportRunner()
+{
+    if (m_thread) {
+        m_cancel = true;
+        m_thread->wait();
+    }
+}
+
+void ImportRunner::start(const QStringList &paths, const QString &storePath)
+{
+    if (m_thread)
+        return;
+    m_cancel = false;
+    std::vector<std::string> files;
+    for (const QString &p : paths)
+        files.push_back(p.toStdString());
+    const std::string db = storePath.toStdString();
+    m_thread = QThread::create([this, files, db] {
+        // Progress arrives for every row; a tenth of a second between reports is plenty for a
+        // progress bar and keeps the event queue short.
+        auto last = std::chrono::steady_clock::now();
+        store::ImportControl control;
+        control.cancel = &m_cancel;
+        control.progress
+            = [this, &last](std::size_t done, std::size_t total, const std::string &file) {
+                  const auto now = std::chrono::steady_clock::now();
+                  if (now - last < std::chrono::milliseconds(100) && done < total)
+                      return;
+                  last = now;
+                  Q_EMIT progress(int(done), int(total), QString::fromStdString(file));
+              };
+        try {
+            store::Store s(db);
+            const store::ImportReport report = store::importPaths(s, files, control);
+            QString summary;
+            for (const auto &item : report.imported)
+                summary
+                    += QStringLiteral("imported: %1\n").arg(QString::fromStdString(item.dump()));
+            for (const auto &skip : report.skipped)
+                summary += QStringLiteral("skipped %1: %2\n")
+                               .arg(QString::fromStdString(skip.path),
+                                    QString::fromStdString(skip.reason));
+            Q_EMIT finished(int(report.imported.size()), int(report.skipped.size()), summary);
+        } catch (const store::ImportCancelled &) {
+            Q_EMIT cancelled();
+        } catch (const std::exception &e) {
+            Q_EMIT failed(QString::fromStdString(e.what()));
+        }
+    });
+    connect(m_thread, &QThread::finished, this, [this] {
+        m_thread->deleteLater();
+        m_thread = nullptr;
+    });
+    m_thread->start();
+}
+
+} // namespace clab

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+
+class QThread;
+
+namespace clab {
+
+// Runs an import into the experiment store on a worker thread, so the window never freezes, and
+// reports progress; cancel() stops it between rows and the store is left as it was.
+class ImportRunner : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ImportRunner(QObject *parent = nullptr);
+    ~ImportRunner() override;
+
+    void start(const QStringList &paths, const QString &storePath);
+    void cancel() { m_cancel = true; }
+    bool isRunning() const { return m_thread != nullptr; }
+
+Q_SIGNALS:
+    void progress(int done, int total, const QString &file);
+    // summary: one line per imported item and per skipped file with its reason
+    void finished(int imported, int skipped, const QString &summary);
+    void failed(const QString &message);
+    void cancelled();
+
+private:
+    QThread *m_thread = nullptr;
+    std::atomic<bool> m_cancel = false;
+};
+
+} // namespace clab

@@ -1,0 +1,69 @@
+#include "mainwindow.h"
+#include "store/store.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace clab;
+
+// File > Import Results: the import runs on a worker thread and reports when done; a cancel
+// leaves the store as it was.
+class TestImport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void importsInTheBackground();
+    void cancelLeavesStoreAsItWas();
+
+private:
+    QString writeCsv(const QTemporaryDir &dir, int rows);
+};
+
+QString TestImport::writeCsv(const QTemporaryDir &dir, int rows)
+{
+    const QString path = dir.filePath(QStringLiteral("runs.csv"));
+    std::ofstream out(path.toStdString());
+    out << "system,benchmark,metric,value,unit,global_batch_size,precision,date\n";
+    for (int i = 0; i < rows; ++i)
+        out << "rack " << i % 7 << ",resnet,time_to_train," << 20 + i % 13 << ",min,"
+            << 256 * (1 + i % 4) << ",fp16,2024-02-01\n";
+    return path;
+}
+
+void TestImport::importsInTheBackground()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setStorePath(dir.filePath(QStringLiteral("store.sqlite")));
+    QSignalSpy done(&w, &MainWindow::importDone);
+    w.importResults({writeCsv(dir, 500)});
+    QVERIFY(done.wait(60000));
+    QVERIFY2(done.at(0).at(0).toString().startsWith(QLatin1String("Imported 1 item")),
+             qPrintable(done.at(0).at(0).toString()));
+    store::Store s(w.storePath().toStdString());
+    QCOMPARE(s.count(store::Table::Runs), std::int64_t(500));
+}
+
+void TestImport::cancelLeavesStoreAsItWas()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setStorePath(dir.filePath(QStringLiteral("store.sqlite")));
+    QSignalSpy done(&w, &MainWindow::importDone);
+    w.importResults({writeCsv(dir, 200000)});
+    w.importRunner()->cancel();
+    QVERIFY(done.wait(120000));
+    QCOMPARE(done.at(0).at(0).toString(),
+             QStringLiteral("Import cancelled; the store is as it was."));
+    store::Store s(w.storePath().toStdString());
+    QCOMPARE(s.count(store::Table::Runs), std::int64_t(0));
+    QCOMPARE(s.count(store::Table::Sources), std::int64_t(0));
+}
+
+QTEST_MAIN(TestImport)
+#include "tst_import.moc"
