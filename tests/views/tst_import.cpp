@@ -3,6 +3,7 @@
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QSettings>
 #include <QtTest>
 
 #include <fstream>
@@ -16,11 +17,17 @@ class TestImport : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        // Keep the user's real settings and data out of the tests.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+    }
     void importsInTheBackground();
     void cancelLeavesStoreAsItWas();
 
 private:
+    QTemporaryDir m_settings;
     QString writeCsv(const QTemporaryDir &dir, int rows);
 };
 

@@ -5,6 +5,7 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QSettings>
 #include <QtTest>
 
 using namespace clab;
@@ -18,12 +19,16 @@ private Q_SLOTS:
     void opensSeedTestbed();
     void badFileKeepsDocument();
     void saveAndReopen();
+
+private:
+    QTemporaryDir m_settings;
 };
 
 void TestMainWindow::initTestCase()
 {
-    // Keep the user's real settings out of the tests.
+    // Keep the user's real settings and data out of the tests.
     QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
 }
 
 void TestMainWindow::opensSeedTestbed()

@@ -3,6 +3,8 @@
 
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
+#include <QSettings>
 #include <QtTest>
 
 using namespace clab;
@@ -14,8 +16,16 @@ class TestPredictions : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        // Keep the user's real settings and data out of the tests.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+    }
     void showsModelNumbers();
+
+private:
+    QTemporaryDir m_settings;
 };
 
 void TestPredictions::showsModelNumbers()
