@@ -67,6 +67,9 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
     predictCmd->add_option("--precision", predict.precision, "fp32, tf32, fp16 or bf16");
     predictCmd->add_option("--nodes", predict.nodes, "Copies of the system joined by its network")
         ->check(CLI::PositiveNumber);
+    predictCmd->add_option(
+        "--cluster", predict.cluster,
+        "Network joining the --nodes: fattree or rail, e.g. fattree:taper=2,radix=64");
     predictCmd->add_flag("--json", predict.json, "Machine-readable output");
     predictCmd->add_option("--save", predict.saveDb,
                            "Also keep the prediction as predicted runs in this experiment store");

@@ -28,6 +28,7 @@ struct PredictOptions
     int globalBatch = 0;   // 0: a default from the convergence table
     std::string precision; // empty: the benchmark's default
     int nodes = 1;         // copies of the system joined by its network
+    std::string cluster; // the network joining them: "fattree:taper=2", "rail"; empty: the design's
     bool json = false;
     std::string saveDb; // when set: keep the prediction in this experiment store
 };

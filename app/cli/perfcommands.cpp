@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 
 #include "catalog/catalog.h"
+#include "cluster/clusterspec.h"
 #include "design/design.h"
 #include "fabric/analysis.h"
 #include "perf/fit.h"
@@ -89,9 +90,18 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
             << "\" has no GPU\n";
         return 1;
     }
-    if (o.nodes > 1 && platform.networkGBps <= 0) {
+    if (!o.cluster.empty()) {
+        try {
+            platform.cluster = cluster::clusterNetwork(o.cluster, o.nodes, platform.gpusPerNode);
+        } catch (const InputError &e) {
+            err << "composelab predict: " << e.what() << "\n";
+            return 1;
+        }
+    }
+    if (o.nodes > 1 && platform.networkGBps <= 0 && !platform.cluster) {
         err << "composelab predict: " << o.file << ": system \"" << analysis.systems[index].name
-            << "\" has no network path to another system; --nodes needs one\n";
+            << "\" has no network path to another system; give --cluster or add NICs and a "
+               "network switch\n";
         return 1;
     }
     auto precision = perf::parsePrecision(o.precision.empty() ? w->defaultPrecision : o.precision);

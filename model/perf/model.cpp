@@ -1,6 +1,7 @@
 #include "perf/model.h"
 
 #include "catalog/catalog.h"
+#include "cluster/allreduce.h"
 
 #include <algorithm>
 #include <cctype>
@@ -217,7 +218,11 @@ Prediction predict(const Platform &platform, const workload::Workload &w, int gl
                 + 2.0 * (ringSize - 1) * platform.ringLatencyUs * 1e-6;
     }
     const int nodeGroups = out.dataParallel / ringSize;
-    if (nodeGroups > 1 && platform.networkGBps > 0) {
+    if (nodeGroups > 1 && platform.cluster) {
+        // Every GPU all-reduces its 1/ringSize shard with its peers in the other nodes, all at
+        // once over the cluster's topology (model/cluster's algorithm for that family).
+        comm += cluster::allreduce(*platform.cluster, grad / ringSize).seconds;
+    } else if (nodeGroups > 1 && platform.networkGBps > 0) {
         // After the reduce-scatter each GPU holds 1/ringSize of the gradients; all GPUs of a node
         // exchange theirs between nodes at once over the node's NICs. Large jobs use trees, whose
         // latency grows with log2 of the node count.

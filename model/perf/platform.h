@@ -5,11 +5,16 @@
 #include "perf/systemspec.h"
 
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace clab::catalog {
 struct Gpu;
+}
+
+namespace clab::cluster {
+struct Topology;
 }
 
 namespace clab::perf {
@@ -30,6 +35,9 @@ struct Platform
     double networkGBps = 0;      // per node, achieved, between nodes
     double networkLatencyUs = 5; // per message between nodes
     std::string linkKey;         // intra-node link kind for calibration: "nvswitch3", "pcie4", ...
+    // The scale-out network joining the nodes, one endpoint per GPU (rail-style NICs). When set,
+    // traffic between nodes takes the all-reduce time this topology gives; else networkGBps.
+    std::shared_ptr<const cluster::Topology> cluster;
     std::vector<std::string> notes;
 };
 

@@ -1,0 +1,76 @@
+#include "cluster/clusterspec.h"
+
+#include "cluster/generators.h"
+#include "util/inputerror.h"
+
+#include <map>
+
+namespace clab::cluster {
+
+namespace {
+
+std::map<std::string, int> parseParams(const std::string &spec, const std::string &text)
+{
+    std::map<std::string, int> out;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t comma = std::min(text.find(',', at), text.size());
+        const std::string item = text.substr(at, comma - at);
+        const std::size_t eq = item.find('=');
+        int value = 0;
+        try {
+            std::size_t used = 0;
+            value = eq == std::string::npos ? 0 : std::stoi(item.substr(eq + 1), &used);
+            if (eq == std::string::npos || used != item.size() - eq - 1 || value < 0)
+                throw std::invalid_argument(item);
+        } catch (const std::exception &) {
+            throw InputError("--cluster " + spec, item, "expected key=non-negative integer");
+        }
+        out[item.substr(0, eq)] = value;
+        at = comma + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+std::shared_ptr<const Topology> clusterNetwork(const std::string &spec, int nodes, int gpusPerNode)
+{
+    const std::size_t colon = spec.find(':');
+    const std::string kind = spec.substr(0, colon);
+    auto params = parseParams(spec, colon == std::string::npos ? "" : spec.substr(colon + 1));
+    auto take = [&](const char *key, int fallback) {
+        const auto it = params.find(key);
+        if (it == params.end())
+            return fallback;
+        const int v = it->second;
+        params.erase(it);
+        return v;
+    };
+    std::shared_ptr<const Topology> t;
+    if (kind == "fattree") {
+        FatTreeParams p;
+        p.endpoints = nodes * gpusPerNode;
+        p.radix = take("radix", p.radix);
+        p.taper = take("taper", p.taper);
+        p.levels = take("levels", p.levels);
+        t = std::make_shared<const Topology>(fatTree(p));
+    } else if (kind == "rail") {
+        RailParams p;
+        p.servers = nodes;
+        p.perServer = gpusPerNode;
+        p.radix = take("radix", p.radix);
+        t = std::make_shared<const Topology>(railFatTree(p));
+    } else {
+        throw InputError("--cluster " + spec, kind,
+                         "expected fattree or rail (optionally :radix=N,taper=N,levels=N)");
+    }
+    if (!params.empty())
+        throw InputError("--cluster " + spec, params.begin()->first,
+                         "not a parameter of " + kind
+                             + " (radix, taper, levels for fattree; "
+                               "radix for rail)");
+    return t;
+}
+
+} // namespace clab::cluster
