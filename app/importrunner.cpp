@@ -45,10 +45,15 @@ void ImportRunner::start(const QStringList &paths, const QString &storePath)
                   last = now;
                   Q_EMIT progress(int(done), int(total), QString::fromStdString(file));
               };
+        // The store is closed (its log checkpointed) before anyone hears that the import ended.
+        enum class Outcome { Done, Cancelled, Failed } outcome = Outcome::Done;
+        QString summary;
+        QString message;
+        int imported = 0;
+        int skipped = 0;
         try {
             store::Store s(db);
             const store::ImportReport report = store::importPaths(s, files, control);
-            QString summary;
             for (const auto &item : report.imported)
                 summary
                     += QStringLiteral("imported: %1\n").arg(QString::fromStdString(item.dump()));
@@ -56,12 +61,20 @@ void ImportRunner::start(const QStringList &paths, const QString &storePath)
                 summary += QStringLiteral("skipped %1: %2\n")
                                .arg(QString::fromStdString(skip.path),
                                     QString::fromStdString(skip.reason));
-            Q_EMIT finished(int(report.imported.size()), int(report.skipped.size()), summary);
+            imported = int(report.imported.size());
+            skipped = int(report.skipped.size());
         } catch (const store::ImportCancelled &) {
-            Q_EMIT cancelled();
+            outcome = Outcome::Cancelled;
         } catch (const std::exception &e) {
-            Q_EMIT failed(QString::fromStdString(e.what()));
+            outcome = Outcome::Failed;
+            message = QString::fromStdString(e.what());
         }
+        if (outcome == Outcome::Done)
+            Q_EMIT finished(imported, skipped, summary);
+        else if (outcome == Outcome::Cancelled)
+            Q_EMIT cancelled();
+        else
+            Q_EMIT failed(message);
     });
     connect(m_thread, &QThread::finished, this, [this] {
         m_thread->deleteLater();

@@ -4,12 +4,14 @@
 #include "fabric/analysis.h"
 #include "perf/model.h"
 #include "util/inputerror.h"
+#include "views/experiments/experimentsview.h"
 #include "views/systems/systemsview.h"
 
 #include "store/store.h"
 
 #include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QProgressDialog>
 #include <QApplication>
 #include <QCloseEvent>
@@ -33,14 +35,24 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_view(new views::SystemsView)
     , m_import(new ImportRunner(this))
+    , m_experiments(new views::ExperimentsView)
 {
     setCentralWidget(m_view);
+    // Recorded results live beside the design, in a dock the user can move or close.
+    auto *dock = new QDockWidget(tr("Experiments"), this);
+    dock->setObjectName(QStringLiteral("experimentsDock"));
+    dock->setWidget(m_experiments);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    m_experiments->setUndoStack(m_document.undoStack());
+    m_experiments->setStorePath(storePath());
+    connect(m_import, &ImportRunner::finished, m_experiments, &views::ExperimentsView::reload);
     createMenus();
     connect(&m_document, &Document::changed, this, &MainWindow::refresh);
     connect(&m_document, &Document::fileChanged, this, &MainWindow::updateTitle);
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
-        resize(1100, 720);
+        resize(1200, 820);
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
     updateTitle();
 }
 
@@ -135,6 +147,7 @@ QString MainWindow::storePath() const
 void MainWindow::setStorePath(const QString &path)
 {
     QSettings().setValue(QStringLiteral("storePath"), path);
+    m_experiments->setStorePath(path);
 }
 
 void MainWindow::importResults(const QStringList &paths)
@@ -268,6 +281,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         return;
     }
     QSettings().setValue(QStringLiteral("geometry"), saveGeometry());
+    QSettings().setValue(QStringLiteral("windowState"), saveState());
     event->accept();
 }
 

@@ -12,7 +12,8 @@ namespace clab {
 
 namespace views {
 class SystemsView;
-}
+class ExperimentsView;
+} // namespace views
 
 // The main window: menus and the systems view over one Document. After every change of the
 // document the analysis re-runs and the view refreshes.
@@ -35,6 +36,7 @@ public:
     QString storePath() const;
     void setStorePath(const QString &path);
     ImportRunner *importRunner() const { return m_import; }
+    views::ExperimentsView *experimentsView() const { return m_experiments; }
 
 Q_SIGNALS:
     void analysisUpdated();
@@ -59,6 +61,7 @@ private:
     Document m_document;
     views::SystemsView *m_view;
     ImportRunner *m_import;
+    views::ExperimentsView *m_experiments;
     QMenu *m_recentMenu = nullptr;
 };
 

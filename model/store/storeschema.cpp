@@ -123,7 +123,11 @@ void checkDatabaseFile(const std::string &path)
         pageSize = 65536;
     // The page count at offset 28 is valid when the change counter (24) equals offset 92.
     const std::uint64_t pages = bigEndian(header + 28, 4);
-    const bool pagesValid = bigEndian(header + 24, 4) == bigEndian(header + 92, 4);
+    // In WAL mode the newest pages may still sit in the "-wal" file beside the database (another
+    // connection is open, or it closed without a checkpoint): then the main file is legitimately
+    // shorter than the header says, and SQLite itself replays the log.
+    const bool walPending = fs::exists(path + "-wal", ec) && fs::file_size(path + "-wal", ec) > 0;
+    const bool pagesValid = !walPending && bigEndian(header + 24, 4) == bigEndian(header + 92, 4);
     if (pageSize < 512 || size % pageSize != 0 || (pagesValid && pages * pageSize > size))
         throw StoreError(path + ": truncated SQLite database (" + std::to_string(size)
                          + " bytes; its header promises "
