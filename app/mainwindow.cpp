@@ -43,6 +43,7 @@ MainWindow::MainWindow(QWidget *parent)
     dock->setObjectName(QStringLiteral("experimentsDock"));
     dock->setWidget(m_experiments);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
+    resizeDocks({dock}, {300}, Qt::Vertical);
     m_experiments->setUndoStack(m_document.undoStack());
     m_experiments->setStorePath(storePath());
     connect(m_import, &ImportRunner::finished, m_experiments, &views::ExperimentsView::reload);

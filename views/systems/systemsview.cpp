@@ -91,8 +91,8 @@ SystemsView::SystemsView(QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
     split->addWidget(findingsBox);
-    split->setStretchFactor(0, 4);
-    split->setSizes({560, 120});
+    split->setStretchFactor(0, 6);
+    split->setSizes({600, 70});
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split);
