@@ -4,6 +4,7 @@
 #include "fabric/analysis.h"
 #include "perf/model.h"
 #include "util/inputerror.h"
+#include "views/charts/chartspanel.h"
 #include "views/experiments/experimentsview.h"
 #include "views/systems/systemsview.h"
 
@@ -36,6 +37,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_view(new views::SystemsView)
     , m_import(new ImportRunner(this))
     , m_experiments(new views::ExperimentsView)
+    , m_charts(new views::ChartsPanel)
 {
     setCentralWidget(m_view);
     // Recorded results live beside the design, in a dock the user can move or close.
@@ -44,6 +46,16 @@ MainWindow::MainWindow(QWidget *parent)
     dock->setWidget(m_experiments);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     resizeDocks({dock}, {300}, Qt::Vertical);
+    auto *chartDock = new QDockWidget(tr("Chart"), this);
+    chartDock->setObjectName(QStringLiteral("chartDock"));
+    chartDock->setWidget(m_charts);
+    addDockWidget(Qt::BottomDockWidgetArea, chartDock);
+    tabifyDockWidget(dock, chartDock);
+    dock->raise();
+    m_charts->setStorePath(storePath());
+    connect(m_experiments, &views::ExperimentsView::selectionChanged, m_charts,
+            &views::ChartsPanel::setRunIds);
+    connect(m_import, &ImportRunner::finished, m_charts, &views::ChartsPanel::reload);
     m_experiments->setUndoStack(m_document.undoStack());
     m_experiments->setStorePath(storePath());
     connect(m_import, &ImportRunner::finished, m_experiments, &views::ExperimentsView::reload);
@@ -84,6 +96,18 @@ void MainWindow::createMenus()
             this, tr("Import a folder of results (e.g. an MLPerf results tree)"));
         if (!dir.isEmpty())
             importResults({dir});
+    });
+    file->addAction(tr("&Export Chart..."), QKeySequence(tr("Ctrl+E")), this, [this] {
+        QString path = QFileDialog::getSaveFileName(
+            this, tr("Export chart"), QStringLiteral("chart.png"),
+            tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        if (!m_charts->exportTo(path, 300, &error))
+            showError(tr("Cannot export the chart"), error);
+        else
+            statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     });
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
@@ -149,6 +173,7 @@ void MainWindow::setStorePath(const QString &path)
 {
     QSettings().setValue(QStringLiteral("storePath"), path);
     m_experiments->setStorePath(path);
+    m_charts->setStorePath(path);
 }
 
 void MainWindow::importResults(const QStringList &paths)

@@ -13,6 +13,7 @@ namespace clab {
 namespace views {
 class SystemsView;
 class ExperimentsView;
+class ChartsPanel;
 } // namespace views
 
 // The main window: menus and the systems view over one Document. After every change of the
@@ -37,6 +38,7 @@ public:
     void setStorePath(const QString &path);
     ImportRunner *importRunner() const { return m_import; }
     views::ExperimentsView *experimentsView() const { return m_experiments; }
+    views::ChartsPanel *chartsPanel() const { return m_charts; }
 
 Q_SIGNALS:
     void analysisUpdated();
@@ -62,6 +64,7 @@ private:
     views::SystemsView *m_view;
     ImportRunner *m_import;
     views::ExperimentsView *m_experiments;
+    views::ChartsPanel *m_charts;
     QMenu *m_recentMenu = nullptr;
 };
 

@@ -99,11 +99,15 @@ std::vector<RunPoint> StoreQuery::runs(const Filter &filter)
                        "WHERE r.metric IN ('time_to_train', 'score', 'throughput') "
                        "AND (?1 = '' OR r.benchmark = ?1) "
                        "AND (?2 = '' OR instr(lower(coalesce(y.name, '')), lower(?2)) > 0) "
-                       "AND (?3 < 0 OR r.measured = ?3) ORDER BY r.id",
+                       "AND (?3 < 0 OR r.measured = ?3) "
+                       // The selection travels as one bound JSON array, however long it is.
+                       "AND (?4 = '[]' OR r.id IN (SELECT value FROM json_each(?4))) "
+                       "ORDER BY r.id",
                        m_path);
     s.bind(1, filter.benchmark);
     s.bind(2, filter.system);
     s.bind(3, filter.which == Which::All ? -1 : filter.which == Which::Measured ? 1 : 0);
+    s.bind(4, nlohmann::json(filter.runIds).dump());
     std::vector<RunPoint> out;
     while (s.step()) {
         RunPoint r;

@@ -2,6 +2,7 @@
 
 #include "charts/builders.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,9 +15,10 @@ enum class Which { All, Measured, Predicted };
 
 struct Filter
 {
-    std::string benchmark;    // exact benchmark name; empty: all
-    std::string system;       // substring of the system name; empty: all
-    Which which = Which::All; // runs only: measured, predicted or both
+    std::string benchmark;            // exact benchmark name; empty: all
+    std::string system;               // substring of the system name; empty: all
+    Which which = Which::All;         // runs only: measured, predicted or both
+    std::vector<std::int64_t> runIds; // runs only: just these (e.g. the browser's selection)
 };
 
 // A read-only view of an experiment store for the charts. Opening refuses (store::StoreError) a
