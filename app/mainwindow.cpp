@@ -3,8 +3,13 @@
 #include "catalog/catalog.h"
 #include "fabric/analysis.h"
 #include "perf/model.h"
+#include "perf/report.h"
+#include "store/predictedruns.h"
+#include "util/fileio.h"
 #include "util/inputerror.h"
+#include "charts/chartdata.h"
 #include "views/charts/chartspanel.h"
+#include "views/charts/chartwidget.h"
 #include "views/experiments/experimentsview.h"
 #include "views/systems/systemsview.h"
 
@@ -13,6 +18,7 @@
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
+#include <QInputDialog>
 #include <QProgressDialog>
 #include <QApplication>
 #include <QCloseEvent>
@@ -103,11 +109,40 @@ void MainWindow::createMenus()
             tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
         if (path.isEmpty())
             return;
+        int dpi = 300;
+        if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
+            bool ok = false;
+            dpi = QInputDialog::getInt(this, tr("Export chart"), tr("Resolution (dots per inch):"),
+                                       QSettings().value(QStringLiteral("exportDpi"), 300).toInt(),
+                                       72, 1200, 1, &ok);
+            if (!ok)
+                return;
+            QSettings().setValue(QStringLiteral("exportDpi"), dpi);
+        }
         QString error;
-        if (!m_charts->exportTo(path, 300, &error))
+        if (!m_charts->exportTo(path, dpi, &error))
             showError(tr("Cannot export the chart"), error);
         else
             statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    });
+    file->addAction(tr("Export Chart &Data (CSV)..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export chart data"), QStringLiteral("chart.csv"), tr("CSV table (*.csv)"));
+        if (path.isEmpty())
+            return;
+        try {
+            writeFileAtomically(path.toStdString(), charts::toCsv(m_charts->chart()->chart()));
+            statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+        } catch (const std::exception &e) {
+            showError(tr("Cannot export the chart data"), QString::fromStdString(e.what()));
+        }
+    });
+    file->addAction(tr("Save &Predictions to Store"), this, [this] {
+        const int added = savePredictionsToStore();
+        statusBar()->showMessage(
+            added > 0 ? tr("Saved %1 predicted run(s) to %2").arg(added).arg(storePath())
+                      : tr("These predictions are already in the store."),
+            8000);
     });
     file->addSeparator();
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
@@ -209,6 +244,50 @@ void MainWindow::importResults(const QStringList &paths)
         showError(tr("Cannot import"), message);
     });
     m_import->start(paths, storePath());
+}
+
+int MainWindow::savePredictionsToStore()
+{
+    // The Predictions tab's numbers, kept as predicted runs beside the measurements.
+    const catalog::Catalog &cat = catalog::Catalog::builtin();
+    const fabric::Analysis analysis = fabric::analyze(m_document.design(), cat);
+    const std::string designText = design::writeDesign(m_document.design());
+    const std::string path = m_document.filePath().isEmpty()
+                                 ? m_document.displayName().toStdString()
+                                 : m_document.filePath().toStdString();
+    int added = 0;
+    try {
+        QDir().mkpath(QFileInfo(storePath()).absolutePath());
+        store::Store db(storePath().toStdString());
+        for (std::size_t i = 0; i < analysis.systems.size(); ++i) {
+            const perf::Platform platform = perf::platformOf(m_document.design(), analysis, i, cat);
+            if (!platform.gpu)
+                continue;
+            std::vector<store::PredictedRun> runs;
+            for (const char *id : {"resnet50", "bert_large"}) {
+                const workload::Workload *w = workload::Library::builtin().find(id);
+                const auto precision
+                    = perf::parsePrecision(w->defaultPrecision).value_or(perf::Precision::Fp16);
+                const int batch = perf::defaultGlobalBatch(*w, platform.gpusPerNode);
+                const perf::Prediction p
+                    = perf::predict(platform, *w, batch, precision, perf::Calibration::builtin());
+                runs.push_back({w->aliases.empty() ? w->id : w->aliases.front(),
+                                perf::precisionName(precision), batch, p.timeToTrainMin,
+                                p.throughput,
+                                perf::predictionToJson(analysis.systems[i].name, *w, p).dump()});
+            }
+            const OrderedJson description
+                = {{"host", analysis.systems[i].host}, {"gpus", analysis.systems[i].gpus}};
+            added += store::savePredictions(
+                db, path, {analysis.systems[i].name, description.dump(), designText}, runs);
+        }
+    } catch (const std::exception &e) {
+        showError(tr("Cannot save the predictions"), QString::fromStdString(e.what()));
+        return 0;
+    }
+    m_experiments->reload();
+    m_charts->reload();
+    return added;
 }
 
 void MainWindow::refresh()

@@ -39,6 +39,9 @@ public:
     ImportRunner *importRunner() const { return m_import; }
     views::ExperimentsView *experimentsView() const { return m_experiments; }
     views::ChartsPanel *chartsPanel() const { return m_charts; }
+    // Keeps the Predictions tab's figures of every composed system as predicted runs in the
+    // experiment store; returns how many runs were added (0 when they are already there).
+    int savePredictionsToStore();
 
 Q_SIGNALS:
     void analysisUpdated();

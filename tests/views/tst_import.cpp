@@ -25,6 +25,7 @@ private Q_SLOTS:
     }
     void importsInTheBackground();
     void cancelLeavesStoreAsItWas();
+    void savesPredictionsOnce();
 
 private:
     QTemporaryDir m_settings;
@@ -70,6 +71,21 @@ void TestImport::cancelLeavesStoreAsItWas()
     store::Store s(w.storePath().toStdString());
     QCOMPARE(s.count(store::Table::Runs), std::int64_t(0));
     QCOMPARE(s.count(store::Table::Sources), std::int64_t(0));
+}
+
+void TestImport::savesPredictionsOnce()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setStorePath(dir.filePath(QStringLiteral("store.sqlite")));
+    QVERIFY(w.openExample(QStringLiteral("seed-testbed.clab")));
+    // Four systems, ResNet-50 and BERT-Large each, time to train and throughput each.
+    QCOMPARE(w.savePredictionsToStore(), 16);
+    QCOMPARE(w.savePredictionsToStore(), 0);
+    store::Store s(w.storePath().toStdString());
+    QCOMPARE(s.count(store::Table::Runs), std::int64_t(16));
+    for (const store::StoredRun &r : s.runs("resnet"))
+        QVERIFY(!r.run.measured);
 }
 
 QTEST_MAIN(TestImport)
