@@ -1,3 +1,4 @@
+#include "app/clirun.h"
 #include "cli/cli.h"
 #include "design/examples.h"
 
@@ -12,28 +13,9 @@
 
 namespace {
 
-struct Outcome
-{
-    int status;
-    std::string out;
-    std::string err;
-};
-
-Outcome run(const std::vector<std::string> &args)
-{
-    std::vector<const char *> argv = {"composelab"};
-    for (const auto &a : args)
-        argv.push_back(a.c_str());
-    std::ostringstream out;
-    std::ostringstream err;
-    const int status = clab::cli::run(int(argv.size()), argv.data(), out, err);
-    return {status, out.str(), err.str()};
-}
-
-std::string examplePath(const std::string &name)
-{
-    return std::string(CLAB_TEST_DATA) + "/../../resources/examples/" + name;
-}
+using clab::test::examplePath;
+using clab::test::Outcome;
+using clab::test::run;
 
 } // namespace
 

@@ -1,5 +1,6 @@
 // The performance-model commands of the CLI: predict, validate and calibrate.
 #include "catalog/catalog.h"
+#include "app/clirun.h"
 #include "cli/cli.h"
 #include "perf/calibration.h"
 #include "perf/systemspec.h"
@@ -18,28 +19,9 @@
 
 namespace {
 
-struct Outcome
-{
-    int status;
-    std::string out;
-    std::string err;
-};
-
-Outcome run(const std::vector<std::string> &args)
-{
-    std::vector<const char *> argv = {"composelab"};
-    for (const auto &a : args)
-        argv.push_back(a.c_str());
-    std::ostringstream out;
-    std::ostringstream err;
-    const int status = clab::cli::run(int(argv.size()), argv.data(), out, err);
-    return {status, out.str(), err.str()};
-}
-
-std::string examplePath(const std::string &name)
-{
-    return std::string(CLAB_TEST_DATA) + "/../../resources/examples/" + name;
-}
+using clab::test::examplePath;
+using clab::test::Outcome;
+using clab::test::run;
 
 void writeFile(const std::string &path, const std::string &text)
 {
