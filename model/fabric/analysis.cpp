@@ -85,41 +85,38 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
                 rep.h2d[i].bottleneck = router.resourceLabel(std::size_t(rates[i].bottleneck));
         }
 
-        // Peer to peer between every ordered pair of GPUs.
-        for (const auto &from : rep.gpus) {
+        // Peer to peer between every ordered pair of GPUs; the hops from each GPU to the next
+        // in the list are kept for the ring below.
+        const std::size_t n = rep.gpus.size();
+        std::vector<Route> ringRoutes(n > 1 ? n : 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::string &from = rep.gpus[i];
             std::vector<std::string> others;
             for (const auto &to : rep.gpus) {
                 if (to != from)
                     others.push_back(to);
             }
-            const std::vector<Route> routes = router.peers(s.host, from, others);
-            for (std::size_t i = 0; i < routes.size(); ++i)
-                rep.p2p.push_back({from, others[i], routes[i].kind, routes[i].GBps,
-                                   routes[i].latencyUs, nodeIds(fabric, routes[i])});
+            std::vector<Route> routes = router.peers(s.host, from, others);
+            for (std::size_t k = 0; k < routes.size(); ++k)
+                rep.p2p.push_back({from, others[k], routes[k].kind, routes[k].GBps,
+                                   routes[k].latencyUs, nodeIds(fabric, routes[k])});
+            if (n > 1) {
+                const std::size_t next = (i + 1) % n;
+                ringRoutes[i] = std::move(routes[next < i ? next : next - 1]);
+            }
         }
 
         // Ring: each GPU sends to the next at once; routes share links max-min fairly, then a
         // route's own factor (through a root complex, staged through memory) applies.
-        if (rep.gpus.size() > 1) {
+        if (n > 1) {
             std::vector<Flow> ringFlows;
-            std::vector<Route> ringRoutes;
-            for (std::size_t i = 0; i < rep.gpus.size(); ++i) {
-                const std::string &next = rep.gpus[(i + 1) % rep.gpus.size()];
-                Route r = router.peers(s.host, rep.gpus[i], {next}).front();
+            for (const Route &r : ringRoutes)
                 ringFlows.push_back(flowOf(r));
-                ringRoutes.push_back(std::move(r));
-            }
             const std::vector<FlowRate> ringRates = maxMinFair(ringFlows, capacity);
             rep.ringGBps = std::numeric_limits<double>::infinity();
-            for (std::size_t i = 0; i < ringRoutes.size(); ++i) {
-                const Route &r = ringRoutes[i];
-                double factor = 1;
-                if (r.kind == RouteKind::RootComplex)
-                    factor = catalog.routing().p2pViaRootComplex;
-                if (r.kind == RouteKind::StagedViaHost)
-                    factor = catalog.routing().stagedViaHost;
-                rep.ringGBps = std::min(rep.ringGBps, ringRates[i].rate * factor);
-                rep.ringLatencyUs = std::max(rep.ringLatencyUs, r.latencyUs);
+            for (std::size_t i = 0; i < n; ++i) {
+                rep.ringGBps = std::min(rep.ringGBps, ringRates[i].rate * ringRoutes[i].factor);
+                rep.ringLatencyUs = std::max(rep.ringLatencyUs, ringRoutes[i].latencyUs);
             }
         }
 

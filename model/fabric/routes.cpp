@@ -244,11 +244,12 @@ std::vector<Route> Router::peers(const std::string &host, const std::string &fro
         }
         finish(r);
         if (r.kind == RouteKind::RootComplex)
-            r.GBps *= routing.p2pViaRootComplex;
+            r.factor = routing.p2pViaRootComplex;
         if (r.kind == RouteKind::StagedViaHost) {
-            r.GBps *= routing.stagedViaHost;
+            r.factor = routing.stagedViaHost;
             r.latencyUs += routing.stagedLatencyUs;
         }
+        r.GBps *= r.factor;
     }
     return out;
 }

@@ -27,6 +27,7 @@ struct Route
     std::vector<std::size_t> resources; // directed edges crossed: 2*edge + (0 forward, 1 back)
     double GBps = 0;                    // alone on the fabric
     double latencyUs = 0;
+    double factor = 1; // what the route kind keeps of the narrowest link (root complex, staging)
     std::size_t bottleneck = 0; // resource with the least capacity
 };
 
