@@ -3,8 +3,6 @@
 #include "catalog/catalog.h"
 #include "fabric/analysis.h"
 #include "perf/model.h"
-#include "perf/report.h"
-#include "store/predictedruns.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
 #include "charts/chartdata.h"
@@ -248,9 +246,8 @@ void MainWindow::importResults(const QStringList &paths)
 
 int MainWindow::savePredictionsToStore()
 {
-    // The Predictions tab's numbers, kept as predicted runs beside the measurements.
-    const catalog::Catalog &cat = catalog::Catalog::builtin();
-    const fabric::Analysis analysis = fabric::analyze(m_document.design(), cat);
+    // The Predictions tab's numbers, as the last refresh computed them, kept as predicted runs
+    // beside the measurements.
     const std::string designText = design::writeDesign(m_document.design());
     const std::string path = m_document.filePath().isEmpty()
                                  ? m_document.displayName().toStdString()
@@ -259,27 +256,14 @@ int MainWindow::savePredictionsToStore()
     try {
         QDir().mkpath(QFileInfo(storePath()).absolutePath());
         store::Store db(storePath().toStdString());
-        for (std::size_t i = 0; i < analysis.systems.size(); ++i) {
-            const perf::Platform platform = perf::platformOf(m_document.design(), analysis, i, cat);
-            if (!platform.gpu)
-                continue;
+        for (std::size_t i = 0; i < m_analysis.systems.size(); ++i) {
+            const fabric::SystemReport &system = m_analysis.systems[i];
             std::vector<store::PredictedRun> runs;
-            for (const char *id : {"resnet50", "bert_large"}) {
-                const workload::Workload *w = workload::Library::builtin().find(id);
-                const auto precision
-                    = perf::parsePrecision(w->defaultPrecision).value_or(perf::Precision::Fp16);
-                const int batch = perf::defaultGlobalBatch(*w, platform.gpusPerNode);
-                const perf::Prediction p
-                    = perf::predict(platform, *w, batch, precision, perf::Calibration::builtin());
-                runs.push_back({w->aliases.empty() ? w->id : w->aliases.front(),
-                                perf::precisionName(precision), batch, p.timeToTrainMin,
-                                p.throughput,
-                                perf::predictionToJson(analysis.systems[i].name, *w, p).dump()});
-            }
-            const OrderedJson description
-                = {{"host", analysis.systems[i].host}, {"gpus", analysis.systems[i].gpus}};
-            added += store::savePredictions(
-                db, path, {analysis.systems[i].name, description.dump(), designText}, runs);
+            for (const SystemPrediction &p : m_predictions[i])
+                runs.push_back(predictedRun(system.name, p));
+            if (!runs.empty())
+                added += store::savePredictions(
+                    db, path, {system.name, systemDescription(system), designText}, runs);
         }
     } catch (const std::exception &e) {
         showError(tr("Cannot save the predictions"), QString::fromStdString(e.what()));
@@ -292,26 +276,16 @@ int MainWindow::savePredictionsToStore()
 
 void MainWindow::refresh()
 {
-    const catalog::Catalog &cat = catalog::Catalog::builtin();
-    const fabric::Analysis analysis = fabric::analyze(m_document.design(), cat);
-    // The default benchmarks of the Predictions tab, at their default batch for the system.
-    std::vector<std::vector<views::PredictionRow>> predictions;
-    for (std::size_t i = 0; i < analysis.systems.size(); ++i) {
-        std::vector<views::PredictionRow> rows;
-        const perf::Platform platform = perf::platformOf(m_document.design(), analysis, i, cat);
-        for (const char *id : {"resnet50", "bert_large"}) {
-            const workload::Workload *w = workload::Library::builtin().find(id);
-            if (!platform.gpu || !w)
-                continue;
-            const auto precision
-                = perf::parsePrecision(w->defaultPrecision).value_or(perf::Precision::Fp16);
-            const int batch = perf::defaultGlobalBatch(*w, platform.gpusPerNode);
-            rows.push_back({w->name, perf::predict(platform, *w, batch, precision,
-                                                   perf::Calibration::builtin())});
-        }
-        predictions.push_back(std::move(rows));
+    m_analysis = fabric::analyze(m_document.design(), catalog::Catalog::builtin());
+    m_predictions = defaultPredictions(m_document.design(), m_analysis);
+    std::vector<std::vector<views::PredictionRow>> rows;
+    for (const auto &system : m_predictions) {
+        std::vector<views::PredictionRow> shown;
+        for (const SystemPrediction &p : system)
+            shown.push_back({p.workload->name, p.prediction});
+        rows.push_back(std::move(shown));
     }
-    m_view->setAnalysis(analysis, predictions);
+    m_view->setAnalysis(m_analysis, rows);
     Q_EMIT analysisUpdated();
 }
 

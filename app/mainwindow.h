@@ -1,6 +1,8 @@
 #pragma once
 
 #include "document.h"
+#include "fabric/analysis.h"
+#include "predictions.h"
 #include "importrunner.h"
 #include "design/examples.h"
 
@@ -64,6 +66,8 @@ private:
     void showError(const QString &title, const QString &message);
 
     Document m_document;
+    fabric::Analysis m_analysis;                              // of the last refresh
+    std::vector<std::vector<SystemPrediction>> m_predictions; // per system, of the last refresh
     views::SystemsView *m_view;
     ImportRunner *m_import;
     views::ExperimentsView *m_experiments;

@@ -7,6 +7,7 @@
 #include "fabric/analysis.h"
 #include "perf/fit.h"
 #include "perf/report.h"
+#include "predictions.h"
 #include "store/predictedruns.h"
 #include "store/store.h"
 #include "util/csv.h"
@@ -121,18 +122,11 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
     if (!o.saveDb.empty()) {
         try {
             store::Store db(o.saveDb);
-            const OrderedJson json = perf::predictionToJson(name, *w, p);
-            store::PredictedRun run{w->aliases.empty() ? w->id : w->aliases.front(),
-                                    perf::precisionName(*precision),
-                                    batch,
-                                    p.timeToTrainMin,
-                                    p.throughput,
-                                    json.dump()};
-            const OrderedJson description = {{"host", analysis.systems[index].host},
-                                             {"gpus", analysis.systems[index].gpus},
-                                             {"nodes", o.nodes}};
-            const int added = store::savePredictions(
-                db, o.file, {name, description.dump(), design::writeDesign(design)}, {run});
+            const int added
+                = store::savePredictions(db, o.file,
+                                         {name, systemDescription(analysis.systems[index], o.nodes),
+                                          design::writeDesign(design)},
+                                         {predictedRun(name, {w, *precision, p})});
             err << (added ? "Saved the prediction to " : "The prediction is already in ")
                 << o.saveDb << "\n";
         } catch (const std::exception &e) {

@@ -1,0 +1,50 @@
+#include "predictions.h"
+
+#include "catalog/catalog.h"
+#include "perf/report.h"
+
+namespace clab {
+
+std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Design &design,
+                                                              const fabric::Analysis &analysis)
+{
+    const catalog::Catalog &cat = catalog::Catalog::builtin();
+    std::vector<std::vector<SystemPrediction>> out;
+    for (std::size_t i = 0; i < analysis.systems.size(); ++i) {
+        std::vector<SystemPrediction> rows;
+        const perf::Platform platform = perf::platformOf(design, analysis, i, cat);
+        for (const char *id : {"resnet50", "bert_large"}) {
+            const workload::Workload *w = workload::Library::builtin().find(id);
+            if (!platform.gpu || !w)
+                continue;
+            const auto precision
+                = perf::parsePrecision(w->defaultPrecision).value_or(perf::Precision::Fp16);
+            const int batch = perf::defaultGlobalBatch(*w, platform.gpusPerNode);
+            rows.push_back(
+                {w, precision,
+                 perf::predict(platform, *w, batch, precision, perf::Calibration::builtin())});
+        }
+        out.push_back(std::move(rows));
+    }
+    return out;
+}
+
+store::PredictedRun predictedRun(const std::string &system, const SystemPrediction &p)
+{
+    const workload::Workload &w = *p.workload;
+    // Stored under MLPerf's benchmark name where there is one, so predictions pair with the
+    // measured runs of the same benchmark.
+    return {w.aliases.empty() ? w.id : w.aliases.front(),
+            perf::precisionName(p.precision),
+            p.prediction.globalBatch,
+            p.prediction.timeToTrainMin,
+            p.prediction.throughput,
+            perf::predictionToJson(system, w, p.prediction).dump()};
+}
+
+std::string systemDescription(const fabric::SystemReport &system, int nodes)
+{
+    return OrderedJson{{"host", system.host}, {"gpus", system.gpus}, {"nodes", nodes}}.dump();
+}
+
+} // namespace clab

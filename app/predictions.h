@@ -1,0 +1,30 @@
+#pragma once
+
+#include "fabric/analysis.h"
+#include "perf/model.h"
+#include "store/predictedruns.h"
+
+#include <string>
+#include <vector>
+
+namespace clab {
+
+// One benchmark predicted for one composed system, with what it was predicted at.
+struct SystemPrediction
+{
+    const workload::Workload *workload = nullptr;
+    perf::Precision precision = perf::Precision::Fp16;
+    perf::Prediction prediction;
+};
+
+// The GUI's default benchmarks (ResNet-50, BERT-Large) for every system of an analysed design,
+// each at its default precision and global batch; a system without a GPU gets none.
+std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Design &design,
+                                                              const fabric::Analysis &analysis);
+
+// A prediction as the experiment store keeps it (details: the `predict --json` object).
+store::PredictedRun predictedRun(const std::string &system, const SystemPrediction &p);
+// What the store records about the system a prediction is for.
+std::string systemDescription(const fabric::SystemReport &system, int nodes = 1);
+
+} // namespace clab
