@@ -105,14 +105,6 @@ std::optional<std::string> optionalText(const Statement &s, int column)
     return s.isNull(column) ? std::nullopt : std::optional<std::string>(s.text(column));
 }
 
-void bindOptional(Statement &s, int index, const std::optional<std::string> &value)
-{
-    if (value)
-        s.bind(index, *value);
-    else
-        s.bindNull(index);
-}
-
 constexpr const char *storedColumns
     = "id, system_id, benchmark, metric, value, unit, global_batch_size, precision, framework, "
       "round, date, measured, tags, details, source_id, place";
@@ -326,21 +318,18 @@ void restoreRuns(const std::string &path, const std::vector<StoredRunRow> &rows)
     Statement s(session.db(), sql.c_str(), path);
     for (const StoredRunRow &r : rows) {
         s.bind(1, r.id);
-        if (r.systemId)
-            s.bind(2, *r.systemId);
-        else
-            s.bindNull(2);
+        s.bind(2, r.systemId);
         s.bind(3, r.benchmark).bind(4, r.metric).bind(5, r.value).bind(6, r.unit);
         s.bind(7, r.globalBatch);
-        bindOptional(s, 8, r.precision);
-        bindOptional(s, 9, r.framework);
-        bindOptional(s, 10, r.round);
-        bindOptional(s, 11, r.date);
+        s.bind(8, r.precision);
+        s.bind(9, r.framework);
+        s.bind(10, r.round);
+        s.bind(11, r.date);
         s.bind(12, r.measured);
-        bindOptional(s, 13, r.tags);
-        bindOptional(s, 14, r.details);
+        s.bind(13, r.tags);
+        s.bind(14, r.details);
         s.bind(15, r.sourceId);
-        bindOptional(s, 16, r.place);
+        s.bind(16, r.place);
         s.run();
     }
     session.commit();

@@ -67,6 +67,16 @@ Statement &Statement::bind(int index, const std::optional<std::int64_t> &value)
     return value ? bind(index, *value) : bindNull(index);
 }
 
+Statement &Statement::bind(int index, const std::optional<std::string> &value)
+{
+    return value ? bind(index, *value) : bindNull(index);
+}
+
+Statement &Statement::bindId(int index, std::int64_t id)
+{
+    return id > 0 ? bind(index, id) : bindNull(index);
+}
+
 bool Statement::step()
 {
     const int rc = sqlite3_step(m_stmt);

@@ -36,6 +36,8 @@ public:
     Statement &bindText(int index, const std::string &value); // empty string becomes NULL
     Statement &bind(int index, const std::optional<double> &value);
     Statement &bind(int index, const std::optional<std::int64_t> &value);
+    Statement &bind(int index, const std::optional<std::string> &value);
+    Statement &bindId(int index, std::int64_t id); // a row id; 0 or less (none) becomes NULL
 
     bool step(); // true while a row is available
     void run();  // steps once and resets: for INSERT, UPDATE, DELETE

@@ -140,11 +140,7 @@ std::int64_t Store::addSystem(const SystemRecord &system, std::int64_t sourceId)
         = cached(m_addSystem, "INSERT INTO systems(name, submitter, description, design, "
                               "source_id) VALUES(?1, ?2, ?3, ?4, ?5)");
     add.bind(1, system.name).bind(2, system.submitter).bind(3, system.description);
-    add.bindText(4, system.design);
-    if (sourceId > 0)
-        add.bind(5, sourceId);
-    else
-        add.bindNull(5);
+    add.bindText(4, system.design).bindId(5, sourceId);
     add.run();
     return sqlite3_last_insert_rowid(m_db);
 }
@@ -156,11 +152,8 @@ std::int64_t Store::addRun(const RunRecord &r, std::int64_t sourceId)
                   "global_batch_size, precision, framework, round, date, measured, tags, "
                   "details, source_id, place) "
                   "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
-    if (r.systemId > 0)
-        s.bind(1, r.systemId);
-    else
-        s.bindNull(1);
-    s.bind(2, r.benchmark)
+    s.bindId(1, r.systemId)
+        .bind(2, r.benchmark)
         .bind(3, r.metric)
         .bind(4, r.value)
         .bind(5, r.unit)
@@ -178,11 +171,12 @@ std::int64_t Store::addBandwidth(const BandwidthRecord &b, std::int64_t sourceId
         m_addBandwidth, "INSERT INTO bandwidth(system_id, tool, test, link, from_endpoint, "
                         "to_endpoint, message_bytes, gbps, latency_us, details, source_id, place) "
                         "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
-    if (b.systemId > 0)
-        s.bind(1, b.systemId);
-    else
-        s.bindNull(1);
-    s.bind(2, b.tool).bind(3, b.test).bind(4, b.link).bindText(5, b.from).bindText(6, b.to);
+    s.bindId(1, b.systemId)
+        .bind(2, b.tool)
+        .bind(3, b.test)
+        .bind(4, b.link)
+        .bindText(5, b.from)
+        .bindText(6, b.to);
     s.bind(7, b.messageBytes).bind(8, b.gbps).bind(9, b.latencyUs).bindText(10, b.details);
     s.bind(11, sourceId).bindText(12, b.place);
     s.run();
