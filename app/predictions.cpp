@@ -9,10 +9,11 @@ std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Desi
                                                               const fabric::Analysis &analysis)
 {
     const catalog::Catalog &cat = catalog::Catalog::builtin();
+    const design::DesignIndex index(design);
     std::vector<std::vector<SystemPrediction>> out;
     for (std::size_t i = 0; i < analysis.systems.size(); ++i) {
         std::vector<SystemPrediction> rows;
-        const perf::Platform platform = perf::platformOf(design, analysis, i, cat);
+        const perf::Platform platform = perf::platformOf(index, analysis, i, cat);
         for (const char *id : {"resnet50", "bert_large"}) {
             const workload::Workload *w = workload::Library::builtin().find(id);
             if (!platform.gpu || !w)

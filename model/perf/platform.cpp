@@ -39,9 +39,14 @@ std::string linkKeyOf(const fabric::SystemReport &s, const design::DesignIndex &
 Platform platformOf(const design::Design &design, const fabric::Analysis &analysis,
                     std::size_t systemIndex, const catalog::Catalog &catalog)
 {
+    return platformOf(design::DesignIndex(design), analysis, systemIndex, catalog);
+}
+
+Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &analysis,
+                    std::size_t systemIndex, const catalog::Catalog &catalog)
+{
     Platform p;
     const fabric::SystemReport &s = analysis.systems.at(systemIndex);
-    const design::DesignIndex index(design);
     if (!s.gpus.empty()) {
         const design::Device *d = index.device(s.gpus.front());
         p.gpu = d ? catalog.gpu(d->model) : nullptr;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "design/design.h"
+#include "design/designindex.h"
 #include "fabric/analysis.h"
 #include "perf/systemspec.h"
 
@@ -44,6 +45,9 @@ struct Platform
 // The platform of one composed system of an analysed design. With `nodes` > 1 the system is one
 // of that many identical nodes joined by the network the analysis found from it to the others.
 Platform platformOf(const design::Design &design, const fabric::Analysis &analysis,
+                    std::size_t systemIndex, const catalog::Catalog &catalog);
+// The same, for callers that go through every system of a design: one index serves them all.
+Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &analysis,
                     std::size_t systemIndex, const catalog::Catalog &catalog);
 
 // A node design built from a system description (an MLPerf row, a throughput table row): the
