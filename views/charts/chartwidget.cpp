@@ -89,6 +89,7 @@ void ChartWidget::clearChart()
 {
     clearPlottables();
     clearItems();
+    axisRect()->setMinimumMargins(QMargins());
     m_bars.clear();
     m_colorMap = nullptr;
     if (m_colorScale) {
@@ -141,7 +142,19 @@ void ChartWidget::useCategoryTicks(QCPAxis *axis, const std::vector<std::string>
         ticker->addTick(double(i), label);
     }
     axis->setTicker(ticker);
-    axis->setTickLabelRotation(many && axis->orientation() == Qt::Horizontal ? -40 : 0);
+    const bool turned = many && axis->orientation() == Qt::Horizontal;
+    axis->setTickLabelRotation(turned ? -40 : 0);
+    if (turned) {
+        // A turned label ends at its tick and reaches left by its width × cos 40°; without room
+        // QCustomPlot drops the first labels, which then stick out of the widget.
+        const QFontMetrics metrics(axis->tickLabelFont());
+        int widest = 0;
+        for (const std::string &l : labels)
+            widest = std::max(widest, metrics.horizontalAdvance(text(l)));
+        QMargins margins = axisRect()->minimumMargins();
+        margins.setLeft(std::max(margins.left(), int(widest * 0.77)));
+        axisRect()->setMinimumMargins(margins);
+    }
     axis->setSubTicks(false);
     axis->grid()->setVisible(false);
 }
