@@ -250,11 +250,12 @@ std::map<std::string, ErrorStats> summarize(const std::vector<RowResult> &result
     std::map<std::string, ErrorStats> out;
     for (auto &[name, list] : errors) {
         std::sort(list.begin(), list.end());
-        auto quantile = [&](double q) {
-            const double pos = q * double(list.size() - 1);
+        // Named capture: clang before 16 cannot capture a structured binding.
+        auto quantile = [&values = list](double q) {
+            const double pos = q * double(values.size() - 1);
             const std::size_t lo = std::size_t(std::floor(pos));
-            const std::size_t hi = std::min(list.size() - 1, lo + 1);
-            return list[lo] + (list[hi] - list[lo]) * (pos - double(lo));
+            const std::size_t hi = std::min(values.size() - 1, lo + 1);
+            return values[lo] + (values[hi] - values[lo]) * (pos - double(lo));
         };
         out[name] = {int(list.size()), quantile(0.5), quantile(0.9)};
     }
