@@ -1,6 +1,8 @@
 #include "cli/cli.h"
 
 #include "cli/chartcommand.h"
+#include "cli/examplecommand.h"
+#include "cli/rendercommand.h"
 #include "cli/commands.h"
 #include "cli/importcommand.h"
 #include "cli/topocommand.h"
@@ -20,7 +22,7 @@ namespace {
 const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names
-        = {"analyze", "bench", "predict", "calibrate", "validate", "topo", "import", "chart"};
+        = {"analyze", "bench", "predict", "calibrate", "validate", "topo", "import", "chart", "render", "example"};
     return names;
 }
 
@@ -34,7 +36,11 @@ bool isCliInvocation(int argc, const char *const *argv)
     return subcommands().count(first) || first == "--help" || first == "-h" || first == "--version";
 }
 
-int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
+namespace {
+
+// run() without the last step when `execute` is false: parseOnly() shares every option and check.
+int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostream &err,
+                bool execute)
 {
     CLI::App app{"ComposeLab: design composable GPU systems and predict what they will do.\n"
                  "Without a subcommand, opens the GUI (optionally on a design file)."};
@@ -97,6 +103,10 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
     addImportSubcommand(app, importOptions);
     ChartOptions chartOptions;
     addChartSubcommand(app, chartOptions);
+    RenderOptions renderOptions;
+    addRenderSubcommand(app, renderOptions);
+    ExampleOptions exampleOptions;
+    addExampleSubcommand(app, exampleOptions);
 
     std::vector<std::string> args;
     for (int i = argc - 1; i > 0; --i)
@@ -114,6 +124,8 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
         err << "Run 'composelab --help' for usage.\n";
         return 2;
     }
+    if (!execute)
+        return 0;
     if (analyzeCmd->parsed())
         return analyzeCommand(analyze, out, err);
     if (benchCmd->parsed())
@@ -132,7 +144,23 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
         return importCommand(importOptions, out, err);
     if (app.get_subcommand("chart")->parsed())
         return chartCommand(chartOptions, out, err);
+    if (app.get_subcommand("render")->parsed())
+        return renderCommand(renderOptions, out, err);
+    if (app.get_subcommand("example")->parsed())
+        return exampleCommand(exampleOptions, out, err);
     return 2;
+}
+
+} // namespace
+
+int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
+{
+    return parseAndRun(argc, argv, out, err, true);
+}
+
+int parseOnly(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
+{
+    return parseAndRun(argc, argv, out, err, false);
 }
 
 } // namespace clab::cli

@@ -12,4 +12,8 @@ bool isCliInvocation(int argc, const char *const *argv);
 // place and what was expected), 2 wrong usage.
 int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err);
 
+// Parses as run() does (help, version and usage errors alike) but runs no subcommand: 0 when the
+// arguments are valid. For tests/fuzz/fuzz_cli.cpp.
+int parseOnly(int argc, const char *const *argv, std::ostream &out, std::ostream &err);
+
 } // namespace clab::cli
