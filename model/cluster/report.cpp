@@ -28,7 +28,7 @@ TopologyReport reportOf(const Topology &t, const PriceTable &prices,
 std::vector<ClusterBenchmark> clusterBenchmarks()
 {
     return {
-        {"topo_hx2mesh_64x64", "<= 1 s",
+        {"topo_hx2_64x64", "<= 1 s",
          [] {
              const Topology t = hammingMesh({2, 2, 64, 64, 64});
              volatile double v = reportOf(t, defaultPriceTable()).cost.total();
