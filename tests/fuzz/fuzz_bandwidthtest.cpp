@@ -1,0 +1,14 @@
+// CUDA samples' bandwidthTest output, as `composelab import` reads it: bad input gives an
+// InputError naming the line, never a crash, a leak or UB.
+#include "fuzzcommon.h"
+
+#include "store/importtext.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    using namespace clab;
+    const std::string text(fuzz::text(data, size));
+    fuzz::importRolledBack(
+        [&](store::ImportSession &s) { store::importBandwidthTest(s, "bandwidthtest.txt", text); });
+    return 0;
+}

@@ -1,0 +1,14 @@
+// CUDA samples' p2pBandwidthLatencyTest output, as `composelab import` reads it: bad input gives an
+// InputError naming the line, never a crash, a leak or UB.
+#include "fuzzcommon.h"
+
+#include "store/importtext.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    using namespace clab;
+    const std::string text(fuzz::text(data, size));
+    fuzz::importRolledBack(
+        [&](store::ImportSession &s) { store::importP2pMatrix(s, "p2p.txt", text); });
+    return 0;
+}
