@@ -53,4 +53,18 @@ void Document::setDesign(design::Design design)
     Q_EMIT changed();
 }
 
+void Document::apply(const std::function<void(design::Design &)> &edit)
+{
+    edit(m_design);
+    Q_EMIT changed();
+}
+
+bool Document::applyIf(const std::function<bool(design::Design &)> &edit)
+{
+    if (!edit(m_design))
+        return false;
+    Q_EMIT changed();
+    return true;
+}
+
 } // namespace clab

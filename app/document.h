@@ -6,6 +6,8 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <functional>
+
 namespace clab {
 
 // Owns the open design, its file name and the undo stack, and announces every change through
@@ -30,6 +32,11 @@ public:
     void save(const QString &path);
     // For commands: replace the design without touching the undo stack.
     void setDesign(design::Design design);
+    // Applies an edit in place and announces it (for commands only).
+    void apply(const std::function<void(design::Design &)> &edit);
+    // Like apply, for an edit that may find nothing to do: announces it only when it returns true
+    // (an edit that returns false must leave the design untouched).
+    bool applyIf(const std::function<bool(design::Design &)> &edit);
 
 Q_SIGNALS:
     void changed();

@@ -1,0 +1,31 @@
+#include "commands/groupsystemcommand.h"
+
+#include "document.h"
+
+namespace clab::commands {
+
+GroupSystemCommand::GroupSystemCommand(Document *document, design::System system)
+    : m_document(document)
+    , m_system(std::move(system))
+{
+    setText(tr("Group system %1").arg(QString::fromStdString(m_system.name)));
+}
+
+void GroupSystemCommand::redo()
+{
+    m_document->applyIf([this](design::Design &edited) {
+        m_released = design::groupSystem(edited, m_system);
+        return m_released.has_value();
+    });
+    if (!m_released)
+        setObsolete(true);
+}
+
+void GroupSystemCommand::undo()
+{
+    if (m_released)
+        m_document->apply(
+            [this](design::Design &edited) { design::ungroupSystem(edited, *m_released); });
+}
+
+} // namespace clab::commands

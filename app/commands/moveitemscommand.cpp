@@ -1,0 +1,63 @@
+#include "commands/moveitemscommand.h"
+
+#include "commands/commandids.h"
+#include "document.h"
+
+#include "design/edit.h"
+
+#include <algorithm>
+
+namespace clab::commands {
+
+MoveItemsCommand::MoveItemsCommand(Document *document, std::map<std::string, design::Position> to)
+    : m_document(document)
+{
+    const design::Design &current = document->design();
+    for (auto &[id, position] : to) {
+        if (design::hasItem(current, id)) {
+            m_to.emplace(id, position);
+            const auto it = current.layout.find(id);
+            m_from.emplace(id,
+                           it == current.layout.end() ? std::nullopt : std::optional(it->second));
+        }
+    }
+    setText(m_to.size() == 1 ? tr("Move %1").arg(QString::fromStdString(m_to.begin()->first))
+                             : tr("Move %n item(s)", nullptr, int(m_to.size())));
+}
+
+void MoveItemsCommand::redo()
+{
+    if (m_to.empty() || m_to == m_from) {
+        setObsolete(true);
+        return;
+    }
+    m_document->apply([this](design::Design &edited) { design::setPositions(edited, m_to); });
+}
+
+void MoveItemsCommand::undo()
+{
+    m_document->apply([this](design::Design &edited) { design::setPositions(edited, m_from); });
+}
+
+int MoveItemsCommand::id() const
+{
+    return kMoveItemsId;
+}
+
+bool MoveItemsCommand::sameIds(const MoveItemsCommand &other) const
+{
+    return std::equal(m_to.begin(), m_to.end(), other.m_to.begin(), other.m_to.end(),
+                      [](const auto &a, const auto &b) { return a.first == b.first; });
+}
+
+bool MoveItemsCommand::mergeWith(const QUndoCommand *other)
+{
+    const auto *move = dynamic_cast<const MoveItemsCommand *>(other);
+    if (!move || move->m_document != m_document || !sameIds(*move))
+        return false;
+    m_to = move->m_to;
+    setObsolete(m_to == m_from);
+    return true;
+}
+
+} // namespace clab::commands

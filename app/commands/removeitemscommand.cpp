@@ -1,0 +1,39 @@
+#include "commands/removeitemscommand.h"
+
+#include "document.h"
+
+namespace clab::commands {
+
+RemoveItemsCommand::RemoveItemsCommand(Document *document, std::vector<std::string> ids,
+                                       std::vector<design::Link> links)
+    : m_document(document)
+    , m_ids(std::move(ids))
+    , m_links(std::move(links))
+{
+    if (m_ids.size() == 1 && m_links.empty())
+        setText(tr("Remove %1").arg(QString::fromStdString(m_ids.front())));
+    else if (m_ids.empty() && m_links.size() == 1)
+        setText(tr("Remove link %1 - %2")
+                    .arg(QString::fromStdString(m_links.front().from),
+                         QString::fromStdString(m_links.front().to)));
+    else
+        setText(tr("Remove %n item(s)", nullptr, int(m_ids.size() + m_links.size())));
+}
+
+void RemoveItemsCommand::redo()
+{
+    m_document->applyIf([this](design::Design &edited) {
+        m_removed = design::removeItems(edited, m_ids, m_links);
+        return !m_removed.empty();
+    });
+    if (m_removed.empty())
+        setObsolete(true);
+}
+
+void RemoveItemsCommand::undo()
+{
+    m_document->apply([this](design::Design &edited) { design::restoreItems(edited, m_removed); });
+    m_removed = {}; // redo recomputes it; no need to keep a second copy meanwhile
+}
+
+} // namespace clab::commands

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "design/edit.h"
+
+#include <QCoreApplication>
+#include <QUndoCommand>
+
+#include <string>
+#include <vector>
+
+namespace clab {
+class Document;
+}
+
+namespace clab::commands {
+
+// Removes items by id, and with them: links touching them, devices in a removed chassis, their
+// membership in systems, systems whose host is removed, their layout positions. `links` are extra
+// links to remove (matched by from/to/kind). Keeps only what it removed, with the indices, so that
+// undo gives back the identical design.
+class RemoveItemsCommand : public QUndoCommand
+{
+    Q_DECLARE_TR_FUNCTIONS(clab::commands::RemoveItemsCommand)
+
+public:
+    RemoveItemsCommand(Document *document, std::vector<std::string> ids,
+                       std::vector<design::Link> links = {});
+
+    void redo() override;
+    void undo() override;
+
+private:
+    Document *m_document;
+    std::vector<std::string> m_ids;
+    std::vector<design::Link> m_links;
+    design::Removal m_removed;
+};
+
+} // namespace clab::commands

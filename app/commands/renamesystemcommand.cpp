@@ -1,0 +1,33 @@
+#include "commands/renamesystemcommand.h"
+
+#include "document.h"
+
+#include "design/edit.h"
+
+namespace clab::commands {
+
+RenameSystemCommand::RenameSystemCommand(Document *document, std::string oldName,
+                                         std::string newName)
+    : m_document(document)
+    , m_oldName(std::move(oldName))
+    , m_newName(std::move(newName))
+{
+    setText(tr("Rename system %1").arg(QString::fromStdString(m_oldName)));
+}
+
+void RenameSystemCommand::redo()
+{
+    if (!m_document->applyIf([this](design::Design &edited) {
+            return design::renameSystem(edited, m_oldName, m_newName);
+        }))
+        setObsolete(true);
+}
+
+void RenameSystemCommand::undo()
+{
+    m_document->applyIf([this](design::Design &edited) {
+        return design::renameSystem(edited, m_newName, m_oldName);
+    });
+}
+
+} // namespace clab::commands
