@@ -3,6 +3,7 @@
 #include "cli/topocommand.h"
 
 #include "cluster/generators.h"
+#include "cluster/placementstudy.h"
 #include "cluster/report.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
@@ -19,6 +20,15 @@ namespace {
 
 const char *const kKinds = "fattree, rail, dragonfly, torus, hyperx, hammingmesh";
 
+std::pair<int, int> boardOrGrid(const std::string &text, const char *parameter, const char *form)
+{
+    const auto dims = cluster::parseDims(text, "hammingmesh", parameter);
+    if (dims.size() != 2)
+        cluster::badParameter("hammingmesh", parameter,
+                              std::string("expected ") + form + ", got \"" + text + "\"");
+    return {dims[0], dims[1]};
+}
+
 std::optional<cluster::Topology> build(const TopoOptions &o)
 {
     using namespace cluster;
@@ -33,13 +43,9 @@ std::optional<cluster::Topology> build(const TopoOptions &o)
     if (o.kind == "hyperx")
         return hyperX(parseDims(o.dims, o.kind, "dims"));
     if (o.kind == "hammingmesh") {
-        const auto board = parseDims(o.board, o.kind, "board");
-        const auto grid = parseDims(o.grid, o.kind, "grid");
-        if (board.size() != 2)
-            badParameter(o.kind, "board", "expected AxB, got \"" + o.board + "\"");
-        if (grid.size() != 2)
-            badParameter(o.kind, "grid", "expected XxY, got \"" + o.grid + "\"");
-        return hammingMesh({board[0], board[1], grid[0], grid[1], o.radix});
+        const auto board = boardOrGrid(o.board, "board", "AxB");
+        const auto grid = boardOrGrid(o.grid, "grid", "XxY");
+        return hammingMesh({board.first, board.second, grid.first, grid.second, o.radix});
     }
     return std::nullopt;
 }
@@ -127,11 +133,119 @@ void printTable(const cluster::TopologyReport &r, const cluster::PriceTable &pri
     out << buf;
 }
 
+OrderedJson toJson(const cluster::PlacementStudy &s, const TopoOptions &o)
+{
+    OrderedJson j;
+    j["grid"] = {{"x", s.x}, {"y", s.y}, {"boards", 1LL * s.x * s.y}};
+    j["queue"] = {{"source", s.traceQueue ? "trace" : "given"},
+                  {"jobs", s.jobs.size()},
+                  {"requested_boards", s.requestedBoards},
+                  {"sizes", s.jobs}};
+    if (s.traceQueue) {
+        j["queue"]["seed"] = o.seed;
+        j["queue"]["max_job_boards"] = s.maxJob;
+    }
+    j["faulty_fraction"] = o.faulty;
+    j["faulty_boards"] = s.faultyBoards;
+    j["faulty_at"] = OrderedJson::array();
+    for (std::size_t i = 0; i < s.faults.size(); ++i) {
+        if (s.faults[i])
+            j["faulty_at"].push_back({int(i) / s.y, int(i) % s.y});
+    }
+    j["runs"] = OrderedJson::array();
+    for (const auto &run : s.runs) {
+        const auto &r = run.result;
+        OrderedJson blocks = OrderedJson::array();
+        for (const auto &b : r.blocks)
+            blocks.push_back({{"job", b.job},
+                              {"boards", s.jobs[std::size_t(b.job)]},
+                              {"row", b.row},
+                              {"col", b.col},
+                              {"rows", b.rows},
+                              {"cols", b.cols}});
+        j["runs"].push_back({{"policy", cluster::policyName(run.policy)},
+                             {"faults", run.withFaults},
+                             {"placed_jobs", r.placedJobs},
+                             {"requested_boards", r.requestedBoards},
+                             {"allocated_boards", r.allocatedBoards},
+                             {"healthy_boards", r.healthyBoards},
+                             {"utilisation", r.utilisation()},
+                             {"blocks", blocks}});
+    }
+    return j;
+}
+
+void printPlacement(const cluster::PlacementStudy &s, const TopoOptions &o,
+                    std::pair<int, int> board, std::ostream &out)
+{
+    char buf[256];
+    const long long boards = 1LL * s.x * s.y;
+    out << "Job placement on a " << s.x << "x" << s.y << " grid of " << board.first << "x"
+        << board.second << " boards (" << boards << " boards, "
+        << boards * board.first * board.second << " accelerators)\n";
+    out << "  queue: " << s.jobs.size() << " jobs asking for " << s.requestedBoards << " boards";
+    if (s.traceQueue)
+        out << " (trace-like sizes up to " << s.maxJob << " boards, seed " << o.seed << ")";
+    out << "\n";
+    if (o.faulty > 0)
+        out << "  faulty boards: " << s.faultyBoards << " of " << boards
+            << " (each with probability " << o.faulty << ")\n";
+    out << "  policy  faults  placed jobs   requested   allocated     healthy  utilisation\n";
+    for (const auto &run : s.runs) {
+        const auto &r = run.result;
+        std::snprintf(buf, sizeof buf,
+                      "  %-6s  %-6s  %5d of %-3zu  %10lld  %10lld  %10lld  %9.2f %%\n",
+                      cluster::policyName(run.policy), run.withFaults ? "yes" : "no", r.placedJobs,
+                      s.jobs.size(), r.requestedBoards, r.allocatedBoards, r.healthyBoards,
+                      100 * r.utilisation());
+        out << buf;
+    }
+    out << "  utilisation: boards the placed jobs asked for / healthy boards; a job takes a "
+           "contiguous, near-square block\n";
+}
+
+int placeCommand(const TopoOptions &o, std::ostream &out, std::ostream &err)
+{
+    if (o.kind != "hammingmesh") {
+        err << "composelab topo: --place works on hammingmesh only, not \"" << o.kind << "\"\n";
+        return 2;
+    }
+    std::vector<cluster::PlacementPolicy> policies;
+    if (o.place == "sorted" || o.place == "both")
+        policies.push_back(cluster::PlacementPolicy::Sorted);
+    if (o.place == "greedy" || o.place == "both")
+        policies.push_back(cluster::PlacementPolicy::Greedy);
+    if (policies.empty()) {
+        err << "composelab topo: --place: unknown policy \"" << o.place
+            << "\"; expected sorted, greedy or both\n";
+        return 2;
+    }
+    const auto board = boardOrGrid(o.board, "board", "AxB");
+    const auto grid = boardOrGrid(o.grid, "grid", "XxY");
+    cluster::PlacementStudyParams p;
+    p.x = grid.first;
+    p.y = grid.second;
+    p.jobs = o.jobs;
+    p.jobBoards = o.jobsBoards;
+    p.maxJob = o.maxJob;
+    p.faultyFraction = o.faulty;
+    p.seed = o.seed;
+    p.policies = policies;
+    const cluster::PlacementStudy study = cluster::studyPlacement(p);
+    if (o.json)
+        out << toJson(study, o).dump(2) << "\n";
+    else
+        printPlacement(study, o, board, out);
+    return 0;
+}
+
 } // namespace
 
 int topoCommand(const TopoOptions &o, std::ostream &out, std::ostream &err)
 {
     try {
+        if (!o.place.empty())
+            return placeCommand(o, out, err);
         const auto topology = build(o);
         if (!topology) {
             err << "composelab topo: unknown kind \"" << o.kind << "\"; expected one of " << kKinds
@@ -178,6 +292,25 @@ void addTopoSubcommand(CLI::App &app, TopoOptions &o)
     cmd->add_option("--groups", o.groups, "dragonfly: groups (0: a*h+1)");
     cmd->add_option("--prices", o.prices, "Price table (default resources/prices/prices.json)");
     cmd->add_option("--sizes", o.sizes, "All-reduce message sizes in bytes");
+    CLI::Option *place
+        = cmd->add_option("--place", o.place,
+                          "hammingmesh: place a job queue on the grid with the sorted or greedy "
+                          "heuristic, or both, and report utilisation")
+              ->check(CLI::IsMember({"sorted", "greedy", "both"}));
+    cmd->add_option("--faulty", o.faulty,
+                    "--place: fraction of faulty boards (adds runs with faults)")
+        ->needs(place);
+    cmd->add_option("--seed", o.seed, "--place: seed of the job queue and the faults")
+        ->needs(place);
+    cmd->add_option("--jobs-boards", o.jobsBoards,
+                    "--place: boards the trace-like queue asks for (default: the grid's)")
+        ->needs(place);
+    cmd->add_option("--max-job", o.maxJob,
+                    "--place: largest trace-like job in boards (default: a quarter of the grid)")
+        ->needs(place);
+    cmd->add_option("--jobs", o.jobs, "--place: the job queue in boards, e.g. 4,4,2,16")
+        ->delimiter(',')
+        ->needs(place);
     cmd->add_flag("--json", o.json, "Machine-readable output");
 }
 

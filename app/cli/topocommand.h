@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -31,10 +32,18 @@ struct TopoOptions
     int p = 4, a = 8, h = 4, groups = 0;
     std::string prices;        // price table file; empty: the shipped one
     std::vector<double> sizes; // all-reduce message sizes in bytes; empty: 1 KiB .. 1 GiB
+    // hammingmesh job placement instead of the network report (model/cluster/placementstudy.h)
+    std::string place;        // "sorted", "greedy" or "both"; empty: no placement
+    double faulty = 0;        // fraction of faulty boards; above 0 adds runs with faults
+    std::uint64_t seed = 1;   // of the job queue and the faults
+    long long jobsBoards = 0; // boards the trace-like queue asks for; 0: the grid's
+    int maxJob = 0;           // largest trace job in boards; 0: a quarter of the grid
+    std::vector<int> jobs;    // the queue itself, in boards; empty: trace-like
     bool json = false;
 };
 
-// 0 done, 1 bad input (impossible shape, bad price file: message on err), 2 unknown kind.
+// 0 done, 1 bad input (impossible shape, bad price file: message on err), 2 unknown kind or
+// --place with another kind than hammingmesh or an unknown policy.
 int topoCommand(const TopoOptions &options, std::ostream &out, std::ostream &err);
 
 // Adds the `topo` subcommand and its options; after parsing, app.get_subcommand("topo")->parsed()

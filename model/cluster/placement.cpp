@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <tuple>
 
@@ -110,10 +111,19 @@ PlacementResult placeJobs(int x, int y, const std::vector<int> &jobBoards, Place
             return jobBoards[std::size_t(l)] > jobBoards[std::size_t(r)];
         });
     }
+    // Boards only ever get taken, so once a size fails every later job at least as large fails
+    // too: sorted skips them without searching (a long queue would otherwise scan the grid for
+    // each of them).
+    int failedSize = std::numeric_limits<int>::max();
     for (int job : order) {
-        const bool placed = placeOne(occ, job, jobBoards[std::size_t(job)], res);
-        if (!placed && policy == PlacementPolicy::Greedy)
+        const int boards = jobBoards[std::size_t(job)];
+        if (boards >= failedSize)
+            continue;
+        if (placeOne(occ, job, boards, res))
+            continue;
+        if (policy == PlacementPolicy::Greedy)
             break;
+        failedSize = boards;
     }
     return res;
 }

@@ -2,6 +2,8 @@
 // through a CLI11 app built with addTopoSubcommand.
 #include "cli/topocommand.h"
 
+#include "app/clirun.h"
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -53,6 +55,10 @@ private Q_SLOTS:
     void badInput();
     void unknownKind();
     void priceFile();
+    void placementByHand();
+    void placementWithFaults();
+    void placementBadValues_data();
+    void placementBadValues();
 };
 
 void TestTopoCli::hammingMeshJson()
@@ -186,6 +192,144 @@ void TestTopoCli::priceFile()
     r = run(o);
     QCOMPARE(r.status, 1);
     QVERIFY2(r.err.find("p.json") != std::string::npos, r.err.c_str());
+}
+
+void TestTopoCli::placementByHand()
+{
+    // A 4×4 grid and the queue 2, 16, 1. Sorted takes the 16-board job first (the whole grid)
+    // and nothing else fits. FIFO greedy puts the 2-board job in a 1×2 block at (0, 0), then
+    // stops at the 16-board one: 2 of 16 boards.
+    const auto r = clab::test::run(
+        {"topo", "hammingmesh", "--grid", "4x4", "--place", "both", "--jobs", "2,16,1", "--json"});
+    QCOMPARE(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("grid").at("boards").get<int>(), 16);
+    QCOMPARE(j.at("queue").at("source").get<std::string>(), std::string("given"));
+    QCOMPARE(j.at("queue").at("requested_boards").get<int>(), 19);
+    QCOMPARE(j.at("runs").size(), std::size_t(2)); // no faults asked: one run per policy
+    const auto &sorted = j.at("runs")[0];
+    QCOMPARE(sorted.at("policy").get<std::string>(), std::string("sorted"));
+    QCOMPARE(sorted.at("placed_jobs").get<int>(), 1);
+    QCOMPARE(sorted.at("allocated_boards").get<int>(), 16);
+    QCOMPARE(sorted.at("utilisation").get<double>(), 1.0);
+    QCOMPARE(sorted.at("blocks")[0].at("job").get<int>(), 1);
+    const auto &greedy = j.at("runs")[1];
+    QCOMPARE(greedy.at("policy").get<std::string>(), std::string("greedy"));
+    QCOMPARE(greedy.at("placed_jobs").get<int>(), 1);
+    QCOMPARE(greedy.at("utilisation").get<double>(), 2.0 / 16);
+    const auto &block = greedy.at("blocks")[0];
+    QCOMPARE(block.at("boards").get<int>(), 2);
+    QCOMPARE(block.at("row").get<int>(), 0);
+    QCOMPARE(block.at("col").get<int>(), 0);
+    QCOMPARE(block.at("rows").get<int>() * block.at("cols").get<int>(), 2);
+
+    const auto plain = clab::test::run(
+        {"topo", "hammingmesh", "--grid", "4x4", "--place", "greedy", "--jobs", "2,16,1"});
+    QCOMPARE(plain.status, 0);
+    QVERIFY2(plain.out.find("greedy  no") != std::string::npos, plain.out.c_str());
+    QVERIFY2(plain.out.find("12.50 %") != std::string::npos, plain.out.c_str());
+}
+
+void TestTopoCli::placementWithFaults()
+{
+    const std::vector<std::string> args
+        = {"topo",     "hammingmesh", "--grid", "16x16", "--place", "both",
+           "--faulty", "0.05",        "--seed", "3",     "--json"};
+    const auto r = clab::test::run(args);
+    QCOMPARE(r.status, 0);
+    QCOMPARE(clab::test::run(args).out, r.out); // seeded: the same queue and faults every time
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("queue").at("source").get<std::string>(), std::string("trace"));
+    QCOMPARE(j.at("queue").at("max_job_boards").get<int>(), 64);
+    QVERIFY(j.at("queue").at("requested_boards").get<int>() >= 256);
+    const int faulty = j.at("faulty_boards").get<int>();
+    QCOMPARE(int(j.at("faulty_at").size()), faulty);
+    QVERIFY(faulty > 0); // P(no fault among 256 at 5 %) = 0.95^256 ≈ 2e-6
+    QCOMPARE(j.at("runs").size(), std::size_t(4)); // sorted, sorted with faults, greedy, ...
+    const auto sizes = j.at("queue").at("sizes").get<std::vector<int>>();
+    for (const auto &run : j.at("runs")) {
+        const bool withFaults = run.at("faults").get<bool>();
+        QCOMPARE(run.at("healthy_boards").get<int>(), 256 - (withFaults ? faulty : 0));
+        // Every block lies on the grid, on healthy boards, apart from the others, and is as
+        // large as its job asked or a little larger.
+        std::vector<int> taken(256, 0);
+        if (withFaults) {
+            for (const auto &at : j.at("faulty_at"))
+                taken[std::size_t(at[0].get<int>() * 16 + at[1].get<int>())] = 1;
+        }
+        long long requested = 0, allocated = 0;
+        for (const auto &b : run.at("blocks")) {
+            const int r0 = b.at("row").get<int>(), c0 = b.at("col").get<int>();
+            const int h = b.at("rows").get<int>(), w = b.at("cols").get<int>();
+            QVERIFY(r0 >= 0 && c0 >= 0 && r0 + h <= 16 && c0 + w <= 16);
+            for (int i = r0; i < r0 + h; ++i) {
+                for (int k = c0; k < c0 + w; ++k)
+                    QCOMPARE(taken[std::size_t(i * 16 + k)]++, 0);
+            }
+            const int boards = sizes[b.at("job").get<std::size_t>()];
+            QCOMPARE(b.at("boards").get<int>(), boards);
+            QVERIFY(h * w >= boards);
+            requested += boards;
+            allocated += h * w;
+        }
+        QCOMPARE(run.at("requested_boards").get<long long>(), requested);
+        QCOMPARE(run.at("allocated_boards").get<long long>(), allocated);
+        QCOMPARE(run.at("utilisation").get<double>(),
+                 double(requested) / run.at("healthy_boards").get<double>());
+    }
+}
+
+void TestTopoCli::placementBadValues_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("expect");
+    const QStringList base = {QStringLiteral("topo"), QStringLiteral("hammingmesh")};
+    auto with = [&](std::initializer_list<const char *> more) {
+        QStringList l = base;
+        for (const char *m : more)
+            l << QString::fromUtf8(m);
+        return l;
+    };
+    QTest::newRow("unknown policy") << with({"--place", "diagonal"}) << 2 << "--place";
+    QTest::newRow("other kind") << QStringList{QStringLiteral("topo"), QStringLiteral("torus"),
+                                               QStringLiteral("--place"), QStringLiteral("sorted")}
+                                << 2 << "hammingmesh only";
+    QTest::newRow("faulty without place") << with({"--faulty", "0.1"}) << 2 << "--place";
+    QTest::newRow("seed not a number")
+        << with({"--place", "sorted", "--seed", "abc"}) << 2 << "--seed";
+    QTest::newRow("faulty 1.5") << with({"--place", "sorted", "--faulty", "1.5"}) << 1
+                                << "hammingmesh: faulty: expected a fraction";
+    QTest::newRow("faulty negative")
+        << with({"--place", "sorted", "--faulty", "-0.1"}) << 1 << "hammingmesh: faulty";
+    QTest::newRow("zero job") << with({"--place", "sorted", "--jobs", "2,0"}) << 1
+                              << "hammingmesh: jobs: job 2 asks for 0 boards";
+    QTest::newRow("job too big") << with({"--place", "sorted", "--jobs", "300"}) << 1
+                                 << "grid's 256";
+    QTest::newRow("huge grid") << with({"--place", "sorted", "--grid", "300x300"}) << 1
+                               << "at most 16384 boards";
+    QTest::newRow("3d grid") << with({"--place", "sorted", "--grid", "4x4x4"}) << 1
+                             << "hammingmesh: grid: expected XxY";
+    QTest::newRow("bad board") << with({"--place", "sorted", "--board", "2"}) << 1
+                               << "hammingmesh: board: expected AxB";
+    QTest::newRow("queue too long") << with({"--place", "sorted", "--jobs-boards", "99999999"}) << 1
+                                    << "hammingmesh: jobs-boards";
+    QTest::newRow("max job too big")
+        << with({"--place", "sorted", "--max-job", "257"}) << 1 << "hammingmesh: max-job";
+}
+
+void TestTopoCli::placementBadValues()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, status);
+    QFETCH(QString, expect);
+    std::vector<std::string> a;
+    for (const QString &s : args)
+        a.push_back(s.toStdString());
+    const auto r = clab::test::run(a);
+    QCOMPARE(r.status, status);
+    QVERIFY2(r.err.find(expect.toStdString()) != std::string::npos, r.err.c_str());
+    QVERIFY(r.out.empty());
 }
 
 QTEST_APPLESS_MAIN(TestTopoCli)

@@ -5,6 +5,7 @@
 #include "cluster/generators.h"
 #include "cluster/metrics.h"
 #include "cluster/placement.h"
+#include "cluster/placementstudy.h"
 #include "cluster/report.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
@@ -13,6 +14,7 @@
 
 #include <cmath>
 #include <functional>
+#include <numeric>
 
 using namespace clab;
 using namespace clab::cluster;
@@ -52,6 +54,7 @@ private Q_SLOTS:
     void placementByHand();
     void placementWithFaults();
     void sortedBeatsGreedy();
+    void placementStudy();
     void benchBodiesRun();
 };
 
@@ -466,6 +469,51 @@ void TestCluster::sortedBeatsGreedy()
     QVERIFY(sortedSum > greedySum + 0.5); // 20 runs: ≥ 2.5 points better on average
     // Same seed, same queue.
     QCOMPARE(traceJobSizes(256, 64, 7), traceJobSizes(256, 64, 7));
+}
+
+void TestCluster::placementStudy()
+{
+    // A given queue, sorted only, no faults: one run. Five 4-board jobs on 4×4: four 2×2 blocks
+    // fill the grid, the fifth and the 1-board job after it find no room.
+    PlacementStudyParams p;
+    p.x = p.y = 4;
+    p.jobs = {4, 4, 4, 4, 4, 1};
+    p.policies = {PlacementPolicy::Sorted};
+    PlacementStudy s = studyPlacement(p);
+    QCOMPARE(s.runs.size(), std::size_t(1));
+    QCOMPARE(s.requestedBoards, 21LL);
+    QCOMPARE(s.runs[0].result.placedJobs, 4);
+    QCOMPARE(s.runs[0].result.utilisation(), 1.0);
+    QVERIFY(!s.traceQueue);
+
+    // A trace queue with faults: each policy twice, on the same queue; the fault runs lose
+    // exactly the faulty boards.
+    p = {};
+    p.x = p.y = 16;
+    p.faultyFraction = 0.1;
+    p.seed = 5;
+    s = studyPlacement(p);
+    QVERIFY(s.traceQueue);
+    QCOMPARE(s.maxJob, 64);
+    QVERIFY(s.requestedBoards >= 256);
+    QCOMPARE(s.runs.size(), std::size_t(4));
+    QCOMPARE(s.faultyBoards, std::accumulate(s.faults.begin(), s.faults.end(), 0LL));
+    QVERIFY(s.faultyBoards > 0);
+    QCOMPARE(s.runs[0].policy, PlacementPolicy::Sorted);
+    QCOMPARE(s.runs[1].withFaults, true);
+    QCOMPARE(s.runs[1].result.healthyBoards, 256 - s.faultyBoards);
+    QCOMPARE(s.runs[2].policy, PlacementPolicy::Greedy);
+    QCOMPARE(s.runs[2].result.healthyBoards, 256LL);
+    // Faults draw from a stream of their own, not from the queue's seed as it is.
+    QVERIFY(s.faults != randomFaults(16, 16, 0.1, 5));
+
+    p.faultyFraction = 1;
+    try {
+        studyPlacement(p);
+        QFAIL("no error");
+    } catch (const InputError &e) {
+        QCOMPARE(QString::fromStdString(e.place()), QStringLiteral("faulty"));
+    }
 }
 
 void TestCluster::benchBodiesRun()
