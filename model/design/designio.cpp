@@ -4,6 +4,9 @@
 #include "util/fileio.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
+#include "util/limits.h"
+
+#include <cmath>
 
 namespace clab::design {
 
@@ -85,6 +88,53 @@ System readSystem(ObjectReader &r)
     return s;
 }
 
+// Each system's peer-to-peer matrix has n * (n - 1) entries; their sum bounds the analysis' work.
+void checkPeerPairs(const std::vector<System> &systems, const ObjectReader &root)
+{
+    std::size_t pairs = 0;
+    for (std::size_t i = 0; i < systems.size(); ++i) {
+        const std::size_t n = systems[i].devices.size();
+        pairs += n * (n > 0 ? n - 1 : 0);
+        if (pairs > limits::kMaxPeerPairs)
+            throw InputError(
+                root.file(),
+                "at " + childPointer(childPointer(root.pointer("systems"), i), "devices"),
+                "the composed systems list too many devices: more than "
+                    + std::to_string(limits::kMaxPeerPairs)
+                    + " ordered device pairs in all (n * (n - 1) for a system of n "
+                      "devices, e.g. 1000 systems of 32)");
+    }
+}
+
+double coordinate(ObjectReader &r, const char *key)
+{
+    const double v = r.number(key);
+    if (std::abs(v) > limits::kMaxCoordinate)
+        r.fail(key, "expected a canvas position from -1e9 to 1e9, found " + Json(v).dump());
+    return v;
+}
+
+std::optional<Cluster> readCluster(ObjectReader &root)
+{
+    const Json *object = root.optionalObject("cluster");
+    if (!object)
+        return std::nullopt;
+    ObjectReader r(*object, root.pointer("cluster"), root.file());
+    Cluster c;
+    c.system = r.string("system");
+    if (c.system.empty())
+        r.fail("system", "expected the name of a composed system of the design");
+    c.nodes = r.integer("nodes", 1);
+    if (c.nodes > kMaxClusterNodes)
+        r.fail("nodes", "expected 1 to " + std::to_string(kMaxClusterNodes) + " nodes, found "
+                            + std::to_string(c.nodes));
+    c.topology = r.string("topology");
+    if (c.topology.empty())
+        r.fail("topology", "expected a topology such as \"fattree\" or \"rail:radix=64\"");
+    r.finish();
+    return c;
+}
+
 std::map<std::string, Position> readLayout(ObjectReader &root)
 {
     std::map<std::string, Position> out;
@@ -95,7 +145,7 @@ std::map<std::string, Position> readLayout(ObjectReader &root)
     if (const Json *positions = l.optionalObject("positions")) {
         for (auto it = positions->begin(); it != positions->end(); ++it) {
             ObjectReader p(it.value(), childPointer(l.pointer("positions"), it.key()), root.file());
-            out[it.key()] = Position{p.number("x"), p.number("y")};
+            out[it.key()] = Position{coordinate(p, "x"), coordinate(p, "y")};
             p.finish();
         }
     }
@@ -107,7 +157,8 @@ std::map<std::string, Position> readLayout(ObjectReader &root)
 
 Design readDesign(std::string_view text, const std::string &fileName)
 {
-    const Json json = parseJson(text, fileName);
+    const Json json = parseJson(text, fileName,
+                                {limits::kMaxJsonDepth, limits::kMaxDesignItems, "a design file"});
     ObjectReader root(json, "", fileName);
     const int version = root.integer("formatVersion", 1);
     if (version > kFormatVersion)
@@ -125,6 +176,8 @@ Design readDesign(std::string_view text, const std::string &fileName)
     d.devices = readArray<Device>(root, "devices", readDevice);
     d.links = readArray<Link>(root, "links", readLink);
     d.systems = readArray<System>(root, "systems", readSystem);
+    checkPeerPairs(d.systems, root);
+    d.cluster = readCluster(root);
     d.layout = readLayout(root);
     root.finish();
     return d;
@@ -132,7 +185,7 @@ Design readDesign(std::string_view text, const std::string &fileName)
 
 Design loadDesign(const std::string &path)
 {
-    return readDesign(readTextFile(path), path);
+    return readDesign(readTextFile(path, limits::kMaxDesignFileBytes, "a design file"), path);
 }
 
 namespace {
@@ -194,6 +247,10 @@ std::string writeDesign(const Design &d)
         o["devices"] = s.devices;
         return o;
     });
+    if (d.cluster)
+        j["cluster"] = {{"system", d.cluster->system},
+                        {"nodes", d.cluster->nodes},
+                        {"topology", d.cluster->topology}};
     if (!d.layout.empty()) {
         OrderedJson positions = OrderedJson::object();
         for (const auto &[id, p] : d.layout)

@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "fabric/sharing.h"
+#include "util/limits.h"
 
 #include <algorithm>
 #include <limits>
@@ -176,29 +177,62 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
             }))
             networked.push_back(a);
     }
-    for (std::size_t ia = 0; ia < networked.size(); ++ia) {
-        for (std::size_t ib = ia + 1; ib < networked.size(); ++ib) {
-            const SystemReport &sa = out.systems[networked[ia]];
-            const SystemReport &sb = out.systems[networked[ib]];
-            NetworkPath path{sa.name, sb.name, 0, 0, {}};
-            std::vector<Flow> netFlows;
-            std::vector<Route> routes;
-            const std::size_t pairs = std::min(sa.nics.size(), sb.nics.size());
-            for (std::size_t i = 0; i < pairs; ++i) {
-                Route r = router.network(sa.nics[i], sb.nics[i]);
-                if (r.kind == RouteKind::None)
-                    continue;
-                netFlows.push_back(flowOf(r));
-                routes.push_back(std::move(r));
-            }
-            if (routes.empty())
+    auto networkPath = [&](std::size_t ia, std::size_t ib) {
+        const SystemReport &sa = out.systems[networked[ia]];
+        const SystemReport &sb = out.systems[networked[ib]];
+        NetworkPath path{sa.name, sb.name, 0, 0, {}};
+        std::vector<Flow> netFlows;
+        std::vector<Route> routes;
+        const std::size_t pairs = std::min(sa.nics.size(), sb.nics.size());
+        for (std::size_t i = 0; i < pairs; ++i) {
+            Route r = router.network(sa.nics[i], sb.nics[i]);
+            if (r.kind == RouteKind::None)
                 continue;
-            for (const FlowRate &fr : maxMinFair(netFlows, capacity))
-                path.GBps += fr.rate;
-            path.latencyUs = routes.front().latencyUs;
-            path.route = nodeIds(fabric, routes.front());
-            out.network.push_back(std::move(path));
+            netFlows.push_back(flowOf(r));
+            routes.push_back(std::move(r));
         }
+        if (routes.empty())
+            return;
+        for (const FlowRate &fr : maxMinFair(netFlows, capacity))
+            path.GBps += fr.rate;
+        path.latencyUs = routes.front().latencyUs;
+        path.route = nodeIds(fabric, routes.front());
+        out.network.push_back(std::move(path));
+    };
+    auto routesOf = [&](std::size_t ia, std::size_t ib) {
+        return std::min(out.systems[networked[ia]].nics.size(),
+                        out.systems[networked[ib]].nics.size());
+    };
+    // Every pair of networked systems, unless that takes more routes than the budget: pairs grow
+    // with the square of the systems and each route searches the network, so thousands of
+    // networked systems would take hours. Then each system gets the path to the next one (what
+    // perf/platform.cpp needs for a multi-node prediction), as far as the budget goes.
+    std::size_t needed = 0;
+    for (std::size_t ia = 0; ia < networked.size() && needed <= limits::kMaxNetworkRoutes; ++ia) {
+        for (std::size_t ib = ia + 1; ib < networked.size() && needed <= limits::kMaxNetworkRoutes;
+             ++ib)
+            needed += routesOf(ia, ib);
+    }
+    if (needed <= limits::kMaxNetworkRoutes) {
+        for (std::size_t ia = 0; ia < networked.size(); ++ia) {
+            for (std::size_t ib = ia + 1; ib < networked.size(); ++ib)
+                networkPath(ia, ib);
+        }
+    } else {
+        std::size_t left = limits::kMaxNetworkRoutes;
+        std::size_t done = 0;
+        for (; done + 1 < networked.size() && routesOf(done, done + 1) <= left; ++done) {
+            left -= routesOf(done, done + 1);
+            networkPath(done, done + 1);
+        }
+        out.findings.push_back(
+            {design::Severity::Warning,
+             std::to_string(networked.size())
+                 + " systems are networked: network paths are given from each system to the next "
+                   "only, for the first "
+                 + std::to_string(done) + " (at most " + std::to_string(limits::kMaxNetworkRoutes)
+                 + " NIC-to-NIC routes per analysis)",
+             {}});
     }
     return out;
 }

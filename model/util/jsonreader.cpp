@@ -28,8 +28,9 @@ std::string lineAndColumn(std::string_view text, std::size_t byte)
 
 } // namespace
 
-Json parseJson(std::string_view text, const std::string &file)
+Json parseJson(std::string_view text, const std::string &file, const JsonLimits &limits)
 {
+    checkJsonLimits(text, file, limits);
     try {
         return Json::parse(text.begin(), text.end());
     } catch (const Json::parse_error &error) {
@@ -47,6 +48,16 @@ Json parseJson(std::string_view text, const std::string &file)
                              + (bracket == std::string::npos ? what : what.substr(bracket + 2))
                              + ")");
     }
+}
+
+Json tryParseJson(std::string_view text, const JsonLimits &limits)
+{
+    try {
+        checkJsonLimits(text, {}, limits);
+    } catch (const InputError &) {
+        return Json(Json::value_t::discarded);
+    }
+    return Json::parse(text.begin(), text.end(), nullptr, false);
 }
 
 std::string childPointer(const std::string &pointer, std::string_view key)

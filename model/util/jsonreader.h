@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/jsonlimits.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -13,8 +15,12 @@ namespace clab {
 using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
-// Parses JSON text; a syntax error becomes an InputError naming the file, line and column.
-Json parseJson(std::string_view text, const std::string &file);
+// Parses JSON text; a syntax error becomes an InputError naming the file, line and column. The
+// limits (nesting, entries) are checked first and refused the same way.
+Json parseJson(std::string_view text, const std::string &file, const JsonLimits &limits = {});
+// For readers that try a text as JSON and fall back (log records, old system files): discarded for
+// a syntax error or a text beyond the limits, instead of an exception.
+Json tryParseJson(std::string_view text, const JsonLimits &limits = {});
 
 // Appends a key or index to a JSON pointer, escaping as RFC 6901 requires.
 std::string childPointer(const std::string &pointer, std::string_view key);
