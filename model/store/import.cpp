@@ -5,6 +5,7 @@
 #include "store/importtext.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
+#include "util/utf8.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -85,7 +86,10 @@ void importFile(ImportSession &session, const fs::path &file)
         return;
     }
     const std::string text = readTextFile(path);
-    switch (sniff(path, text)) {
+    const TextKind kind = sniff(path, text);
+    if (kind != TextKind::Unknown)
+        requireUtf8(text, path); // its names and columns end up in JSON, which must be UTF-8
+    switch (kind) {
     case TextKind::Csv:
         importCsvFile(session, path, text);
         return;

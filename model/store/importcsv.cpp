@@ -3,6 +3,7 @@
 #include "store/sha256.h"
 #include "util/csv.h"
 #include "util/inputerror.h"
+#include "util/limits.h"
 
 #include <cctype>
 #include <cmath>
@@ -41,22 +42,29 @@ std::optional<double> number(const CsvTable &t, std::size_t row, const char *col
     return v;
 }
 
-std::optional<std::int64_t> integer(const CsvTable &t, std::size_t row, const char *column)
+// A count or size: a whole number inside its range, or the file is bad.
+std::optional<std::int64_t> integer(const CsvTable &t, std::size_t row, const char *column,
+                                    const limits::Range &range)
 {
     const auto v = number(t, row, column);
     if (!v)
         return std::nullopt;
-    return std::int64_t(std::llround(*v));
+    limits::requireWholeInRange(*v, range, t.fileName(), line(t, row),
+                                std::string("column \"") + column + "\"");
+    return std::int64_t(*v);
 }
 
 // Published tables write "10240 tokens": the leading number, the rest kept in details.
-std::optional<std::int64_t> leadingInteger(const std::string &s)
+std::optional<std::int64_t> leadingBatch(const CsvTable &t, std::size_t row, const char *column)
 {
+    const std::string &s = t.field(row, column);
     char *end = nullptr;
     const double v = std::strtod(s.c_str(), &end);
-    if (end == s.c_str() || !std::isfinite(v))
+    if (end == s.c_str())
         return std::nullopt;
-    return std::int64_t(std::llround(v));
+    limits::requireWholeInRange(v, limits::kBatch, t.fileName(), line(t, row),
+                                std::string("column \"") + column + "\"");
+    return std::int64_t(v);
 }
 
 // Every column not in `used` goes into a details object, so that nothing of a row is lost.
@@ -107,10 +115,12 @@ void mlperfRows(ImportSession &s, const CsvTable &t, std::int64_t sourceId, Orde
     for (std::size_t i = 0; i < t.rowCount(); ++i) {
         s.row(i, t.rowCount(), t.fileName());
         const auto minutes = number(t, i, "minutes");
-        if (!minutes || *minutes <= 0) {
+        if (!minutes) {
             s.skip(t.fileName() + ":" + std::to_string(t.lineOf(i)), "no minutes");
             continue;
         }
+        limits::requireInRange(*minutes, limits::kMinutes, t.fileName(), line(t, i),
+                               "column \"minutes\"");
         SystemRecord system;
         system.name = t.field(i, "system");
         system.submitter = t.field(i, "submitter");
@@ -126,7 +136,7 @@ void mlperfRows(ImportSession &s, const CsvTable &t, std::int64_t sourceId, Orde
         r.metric = "score";
         r.value = *minutes;
         r.unit = "min";
-        r.globalBatch = integer(t, i, "global_batch_size");
+        r.globalBatch = integer(t, i, "global_batch_size", limits::kBatch);
         r.framework = t.field(i, "framework");
         r.round = t.field(i, "round");
         r.tags = OrderedJson::array({"mlperf", t.field(i, "division"), t.field(i, "availability")})
@@ -158,12 +168,14 @@ void throughputRows(ImportSession &s, const CsvTable &t, std::int64_t sourceId, 
     for (std::size_t i = 0; i < t.rowCount(); ++i) {
         s.row(i, t.rowCount(), t.fileName());
         const auto value = number(t, i, "throughput");
-        if (!value || *value <= 0) {
+        if (!value) {
             s.skip(t.fileName() + ":" + std::to_string(t.lineOf(i)), "no throughput");
             continue;
         }
-        const auto count = integer(t, i, "gpu_count");
-        const auto batch = leadingInteger(t.field(i, "batch_size"));
+        limits::requireInRange(*value, limits::kThroughput, t.fileName(), line(t, i),
+                               "column \"throughput\"");
+        const auto count = integer(t, i, "gpu_count", limits::kGpuCount);
+        const auto batch = leadingBatch(t, i, "batch_size");
         SystemRecord system;
         system.name = t.field(i, "system").empty() ? t.field(i, "gpu") : t.field(i, "system");
         system.description = OrderedJson{
@@ -210,8 +222,13 @@ void genericRows(ImportSession &s, const CsvTable &t, std::int64_t sourceId, Ord
         const auto value = number(t, i, "value");
         if (!value)
             throw InputError(t.fileName(), line(t, i), "column \"value\" is empty");
-        r.value = *value;
         r.metric = t.field(i, "metric").empty() ? "time_to_train" : t.field(i, "metric");
+        // Times and rates are above zero whatever their unit; other metrics may be negative.
+        const bool positive
+            = r.metric == "time_to_train" || r.metric == "score" || r.metric == "throughput";
+        r.value
+            = limits::requireInRange(*value, positive ? limits::kPositiveValue : limits::kAnyValue,
+                                     t.fileName(), line(t, i), "column \"value\"");
         r.unit = t.field(i, "unit");
         if (r.unit.empty()) {
             if (r.metric != "time_to_train" && r.metric != "score")
@@ -230,7 +247,7 @@ void genericRows(ImportSession &s, const CsvTable &t, std::int64_t sourceId, Ord
             SystemRecord system{t.field(i, "system"), t.field(i, "submitter"), "{}", {}};
             r.systemId = s.system(system, sourceId);
         }
-        r.globalBatch = integer(t, i, "global_batch_size");
+        r.globalBatch = integer(t, i, "global_batch_size", limits::kBatch);
         r.precision = t.field(i, "precision");
         r.framework = t.field(i, "framework");
         r.round = t.field(i, "round");

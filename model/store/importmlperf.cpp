@@ -5,6 +5,8 @@
 #include "util/fileio.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
+#include "util/limits.h"
+#include "util/utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -92,7 +94,7 @@ MlperfRun parseMlperfLog(std::string_view text, const std::string &file)
         } else {
             continue;
         }
-        Json j = Json::parse(jsonText, nullptr, false);
+        Json j = tryParseJson(jsonText);
         if (j.is_discarded() || !j.is_object()) {
             run.failure = "line " + std::to_string(lineNo) + ": malformed log record (not JSON)";
             return run;
@@ -109,8 +111,15 @@ MlperfRun parseMlperfLog(std::string_view text, const std::string &file)
         const Json value = j.value("value", Json());
         const Json metadata = j.value("metadata", Json::object());
         if (metadata.is_object() && metadata.contains("epoch_num")
-            && metadata["epoch_num"].is_number())
-            run.epochs = std::max(run.epochs.value_or(0), metadata["epoch_num"].get<int>());
+            && metadata["epoch_num"].is_number()) {
+            const double epoch = metadata["epoch_num"].get<double>();
+            if (!(epoch >= 0 && epoch <= 1e9)) {
+                run.failure = "line " + std::to_string(lineNo) + ": epoch_num "
+                              + metadata["epoch_num"].dump() + " is not an epoch number";
+                return run;
+            }
+            run.epochs = std::max(run.epochs.value_or(0), int(epoch));
+        }
         if (key == "run_start" && !started) {
             started = true;
             run.startMs = timeMs;
@@ -121,8 +130,20 @@ MlperfRun parseMlperfLog(std::string_view text, const std::string &file)
             if (metadata.is_object())
                 status = stringValue(metadata.value("status", Json()));
         } else if (key == "global_batch_size" && value.is_number()) {
+            if (const std::string p
+                = limits::wholeRangeProblem(value.get<double>(), limits::kBatch);
+                !p.empty()) {
+                run.failure = "line " + std::to_string(lineNo) + ": global_batch_size: " + p;
+                return run;
+            }
             run.globalBatch = value.get<long long>();
         } else if (key == "throughput" && value.is_number()) {
+            if (const std::string p
+                = limits::rangeProblem(value.get<double>(), limits::kThroughput);
+                !p.empty()) {
+                run.failure = "line " + std::to_string(lineNo) + ": throughput: " + p;
+                return run;
+            }
             run.throughput.push_back(value.get<double>());
         } else if (key == "submission_benchmark") {
             run.benchmark = stringValue(value);
@@ -139,6 +160,9 @@ MlperfRun parseMlperfLog(std::string_view text, const std::string &file)
             = "line " + std::to_string(run.stopLine) + ": run_stop status \"" + status + "\"";
     else if (run.stopMs < run.startMs)
         run.failure = "run_stop before run_start";
+    else if (const std::string p = limits::rangeProblem(run.minutes(), limits::kMinutes);
+             !p.empty())
+        run.failure = "run_stop - run_start: " + p;
     return run;
 }
 
@@ -183,9 +207,8 @@ Json v06SystemFile(const std::string &text)
         if (line.find_first_not_of(" \t\r") == std::string::npos)
             continue;
         const auto colon = line.find(": ");
-        const Json record = colon == std::string::npos
-                                ? Json(Json::value_t::discarded)
-                                : Json::parse(line.substr(colon + 2), nullptr, false);
+        const Json record = colon == std::string::npos ? Json(Json::value_t::discarded)
+                                                       : tryParseJson(line.substr(colon + 2));
         if (record.is_discarded() || !record.is_object())
             return Json(Json::value_t::discarded);
         out[line.substr(0, colon)] = record.value("value", Json());
@@ -203,7 +226,8 @@ Json v06SystemFile(const std::string &text)
 SystemFile addSystemFile(ImportSession &session, const fs::path &file, const std::string &submitter)
 {
     const std::string text = readTextFile(file.string());
-    Json j = Json::parse(text, nullptr, false);
+    requireUtf8(text, file.string()); // keys of v0.6 files are taken as they are
+    Json j = tryParseJson(text);
     if (j.is_discarded())
         j = v06SystemFile(text);
     if (j.is_discarded())
@@ -262,7 +286,8 @@ void importMlperfSubmission(ImportSession &session, const fs::path &dir)
         manifest += "scaling.json " + sha256Hex(text) + "\n";
         const Json j = parseJson(text, scalingFile.string());
         ObjectReader reader(j, "", scalingFile.string());
-        scaling = reader.positive("scaling_factor");
+        scaling = limits::requireInRange(reader.positive("scaling_factor"), limits::kScalingFactor,
+                                         scalingFile.string(), "at /scaling_factor", "");
     }
     const auto sourceId = session.newSource(dir.string(), sha256Hex(manifest), "mlperf");
     if (!sourceId)

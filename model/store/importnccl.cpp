@@ -1,5 +1,6 @@
 #include "store/importlines.h"
 #include "store/importtext.h"
+#include "util/limits.h"
 
 namespace clab::store {
 
@@ -21,6 +22,18 @@ std::string testFromFileName(const std::string &path)
             return std::string(op) + "_perf";
     }
     return "nccl-tests";
+}
+
+// Sizes are whole bytes, times microseconds, bandwidths GB/s; other columns are kept as text.
+const limits::Range *rangeOf(const std::string &column)
+{
+    if (column == "size")
+        return &limits::kBytes;
+    if (column == "time")
+        return &limits::kMicroseconds;
+    if (column == "algbw" || column == "busbw")
+        return &limits::kBandwidth;
+    return nullptr;
 }
 
 } // namespace
@@ -90,6 +103,12 @@ void importNcclTests(ImportSession &s, const std::string &path, const std::strin
                                  && !(name == "error" && t[c] == "N/A");
             if (numeric && !v)
                 bad(path, i, "column \"" + name + "\": \"" + t[c] + "\" is not a number");
+            if (const limits::Range *range = rangeOf(name); range && v) {
+                const std::string problem = name == "size" ? limits::wholeRangeProblem(*v, *range)
+                                                           : limits::rangeProblem(*v, *range);
+                if (!problem.empty())
+                    bad(path, i, "column \"" + name + "\": " + problem);
+            }
             if (name == "size") {
                 b.messageBytes = std::int64_t(*v);
             } else if (name == "time") {

@@ -3,6 +3,7 @@
 // the fixtures in tests/data/import/ show each.
 #include "store/importlines.h"
 #include "store/importtext.h"
+#include "util/limits.h"
 
 #include <cmath>
 #include <functional>
@@ -34,10 +35,22 @@ TextKind sniff(const std::string &path, std::string_view text)
 
 namespace {
 
-// Reads a square matrix after a title: a header of column indices, then one row per index.
-// Returns the index of the line after it.
+// A device number of a matrix header or row: a small whole number, or the file is bad.
+int deviceIndex(const std::string &path, std::size_t line, const std::string &token)
+{
+    const auto v = parseNumber(token);
+    const std::string problem = v ? limits::wholeRangeProblem(*v, limits::kDeviceIndex)
+                                  : "\"" + token + "\" is not a device number";
+    if (!problem.empty())
+        bad(path, line, problem);
+    return int(*v);
+}
+
+// Reads a square matrix after a title: a header of column indices, then one row per index; every
+// cell must be inside `range`. Returns the index of the line after it.
 std::size_t readMatrix(ImportSession &s, const std::string &path,
                        const std::vector<std::string_view> &all, std::size_t i, bool square,
+                       const limits::Range &range,
                        const std::function<void(int, int, double, std::size_t)> &cell)
 {
     while (i < all.size() && tokens(all[i]).empty())
@@ -54,6 +67,9 @@ std::size_t readMatrix(ImportSession &s, const std::string &path,
     if (columns == 0 || columns + first != header.size())
         bad(path, i,
             "expected a matrix header of device numbers, found \"" + trimmed(all[i]) + "\"");
+    std::vector<int> columnDevice;
+    for (std::size_t c = first; c < header.size(); ++c)
+        columnDevice.push_back(deviceIndex(path, i, header[c]));
     // Square matrices (device × device) must be complete; nvbandwidth's CPU × GPU ones end at a
     // blank line.
     std::size_t r = 0;
@@ -80,9 +96,11 @@ std::size_t readMatrix(ImportSession &s, const std::string &path,
             if (t[c + 1] == "N/A")
                 continue;
             const auto v = parseNumber(t[c + 1]);
-            if (!v || !parseNumber(t[0]))
+            if (!v)
                 bad(path, at, "\"" + t[c + 1] + "\" is not a number");
-            cell(int(*parseNumber(t[0])), std::stoi(header[c + first]), *v, at);
+            if (const std::string problem = limits::rangeProblem(*v, range); !problem.empty())
+                bad(path, at, problem);
+            cell(deviceIndex(path, at, t[0]), columnDevice[c], *v, at);
         }
     }
     return i + 1 + r;
@@ -117,7 +135,8 @@ void importP2pMatrix(ImportSession &s, const std::string &path, const std::strin
             if (block == 1 && side != "CPU")
                 break;
             next = readMatrix(
-                s, path, all, next, true, [&](int from, int to, double v, std::size_t at) {
+                s, path, all, next, true, latency ? limits::kMicroseconds : limits::kBandwidth,
+                [&](int from, int to, double v, std::size_t at) {
                     BandwidthRecord b;
                     b.tool = "p2pBandwidthLatencyTest";
                     b.test = title + (latency ? (side == "CPU" ? " CPU" : " GPU") : "");
@@ -182,6 +201,11 @@ void importBandwidthTest(ImportSession &s, const std::string &path, const std::s
         }
         if (t.size() != 2 || !parseNumber(t[1]))
             bad(path, i, "expected \"<bytes> <bandwidth>\", found \"" + l + "\"");
+        std::string problem = limits::wholeRangeProblem(*parseNumber(t[0]), limits::kBytes);
+        if (problem.empty())
+            problem = limits::rangeProblem(*parseNumber(t[1]) * scale, limits::kBandwidth);
+        if (!problem.empty())
+            bad(path, i, problem);
         BandwidthRecord b;
         b.tool = "bandwidthTest";
         b.test = direction + (memory.empty() ? "" : " " + memory);
@@ -232,6 +256,7 @@ void importNvbandwidth(ImportSession &s, const std::string &path, const std::str
                                  : contains(test, "host_device")      ? "host-device"
                                                                       : "other";
         i = readMatrix(s, path, all, i + 1, false,
+                       isLatency ? limits::kMicroseconds : limits::kBandwidth,
                        [&](int row, int column, double v, std::size_t at) {
                            BandwidthRecord b;
                            b.tool = "nvbandwidth";

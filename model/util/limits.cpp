@@ -9,11 +9,12 @@ namespace clab::limits {
 
 namespace {
 
-// Ten significant digits: 1e+15 stays short, 737280 and 0.25 stay exact.
+// Fifteen significant digits: device numbers, byte counts and batch sizes print whole, and
+// 1e+300 stays short.
 std::string shortNumber(double v)
 {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.10g", v);
+    std::snprintf(buffer, sizeof buffer, "%.15g", v);
     return buffer;
 }
 

@@ -66,7 +66,7 @@ inline constexpr Range kDeviceIndex{0, 4095, false, "a device number"};
 // MLPerf's scaling.json factor (reference convergence points; about 1.0 to 1.3 in practice).
 inline constexpr Range kScalingFactor{0, 100, true, "a scaling factor"};
 // Times and rates in a unit the file chooses (generic tables): above zero.
-inline constexpr Range kPositiveValue{0, 1e15, true, "a value above zero"};
+inline constexpr Range kPositiveValue{0, 1e15, true, "a value"};
 // Any other measured value: finite and below 10^15 in magnitude.
 inline constexpr Range kAnyValue{-1e15, 1e15, false, "a value"};
 
