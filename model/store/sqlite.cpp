@@ -1,14 +1,54 @@
 #include "store/sqlite.h"
 
+#include "store/lockholders.h"
+
 #include <sqlite3.h>
 
+#include <cstring>
+
 namespace clab::store {
+
+std::string failureMessage(sqlite3 *db, const std::string &dbPath, const std::string &doing)
+{
+    const int code = sqlite3_extended_errcode(db);
+    const int system = sqlite3_system_errno(db);
+    const std::string reason = system != 0 ? std::strerror(system) : sqlite3_errmsg(db);
+    switch (code & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: {
+        const std::string holder = lockHolders(dbPath);
+        return dbPath + ": the database is busy: another connection is writing to it ("
+               + (holder.empty() ? std::string("another program") : holder) + "); gave up after "
+               + std::to_string(kBusyTimeoutMs / 1000)
+               + " s. Nothing was changed; try again when it has finished.";
+    }
+    case SQLITE_READONLY:
+        return dbPath
+               + ": cannot write: the database is read-only (the file, its folder or the "
+                 "file system does not allow writing). Nothing was changed.";
+    case SQLITE_CANTOPEN:
+        return dbPath + ": cannot open: " + reason + " (SQLite also creates " + dbPath
+               + "-wal and -shm beside it, so the folder must be writable).";
+    case SQLITE_FULL:
+        return dbPath + ": cannot write: the disk is full (" + reason
+               + "). Nothing of this change was kept.";
+    case SQLITE_IOERR:
+        if (code == SQLITE_IOERR_READ || code == SQLITE_IOERR_SHORT_READ)
+            return dbPath + ": cannot read from disk: " + reason + ".";
+        return dbPath + ": cannot write to disk: " + reason + ". Nothing of this change was kept.";
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return dbPath + ": the database file is damaged (" + sqlite3_errmsg(db) + ").";
+    default:
+        return dbPath + ": " + (doing.empty() ? std::string() : doing + ": ") + sqlite3_errmsg(db);
+    }
+}
 
 namespace {
 
 [[noreturn]] void fail(sqlite3 *db, const std::string &dbPath, const std::string &what)
 {
-    throw StoreError(dbPath + ": " + what + ": " + sqlite3_errmsg(db));
+    throw StoreError(failureMessage(db, dbPath, what));
 }
 
 } // namespace
@@ -84,9 +124,9 @@ bool Statement::step()
         return true;
     if (rc == SQLITE_DONE)
         return false;
-    const std::string message = sqlite3_errmsg(m_db);
+    const std::string message = failureMessage(m_db, m_dbPath);
     sqlite3_reset(m_stmt);
-    throw StoreError(m_dbPath + ": " + message);
+    throw StoreError(message);
 }
 
 void Statement::run()
@@ -127,12 +167,8 @@ bool Statement::isNull(int column) const
 
 void execute(sqlite3 *db, const char *sql, const std::string &dbPath)
 {
-    char *error = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
-        const std::string message = error ? error : sqlite3_errmsg(db);
-        sqlite3_free(error);
-        throw StoreError(dbPath + ": " + message);
-    }
+    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK)
+        throw StoreError(failureMessage(db, dbPath));
 }
 
 } // namespace clab::store

@@ -18,6 +18,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// How long a connection waits for another one's write to finish before it gives up as busy.
+inline constexpr int kBusyTimeoutMs = 5000;
+
+// The last failure on `db` in words a user can act on, naming the database: busy (and who holds
+// the lock), read-only, disk full, an I/O error with the system's reason; `doing` says what was
+// tried ("cannot prepare ..."), used for any other failure.
+std::string failureMessage(sqlite3 *db, const std::string &dbPath, const std::string &doing = {});
+
 // One prepared statement, reused: reset() clears it for the next row. Values are only ever bound,
 // never pasted into SQL text.
 class Statement

@@ -30,12 +30,13 @@ Store::Store(std::string path)
     checkDatabaseFile(m_path);
     if (sqlite3_open_v2(m_path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
         != SQLITE_OK) {
-        const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+        const std::string message
+            = m_db ? failureMessage(m_db, m_path, "cannot open") : m_path + ": out of memory";
         sqlite3_close(m_db);
-        throw StoreError(m_path + ": cannot open: " + message);
+        throw StoreError(message);
     }
     try {
-        sqlite3_busy_timeout(m_db, 5000);
+        sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
         migrate(m_db, m_path);
         // Only now that the file is known to be ours: WAL with synchronous=NORMAL makes an import
         // one fsync at commit instead of one per page, and stays crash-safe (SQLite docs, "wal").

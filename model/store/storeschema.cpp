@@ -141,9 +141,13 @@ void migrate(sqlite3 *db, const std::string &path)
     int version = 0;
     if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr) != SQLITE_OK
         || sqlite3_step(stmt) != SQLITE_ROW) {
-        const std::string message = sqlite3_errmsg(db);
+        const int code = sqlite3_errcode(db);
+        const std::string message = code == SQLITE_BUSY || code == SQLITE_LOCKED
+                                        ? failureMessage(db, path)
+                                        : path + ": not a usable SQLite database ("
+                                              + sqlite3_errmsg(db) + "); left untouched";
         sqlite3_finalize(stmt);
-        throw StoreError(path + ": not a usable SQLite database (" + message + "); left untouched");
+        throw StoreError(message);
     }
     version = sqlite3_column_int(stmt, 0);
     sqlite3_finalize(stmt);
