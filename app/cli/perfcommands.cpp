@@ -3,8 +3,10 @@
 
 #include "catalog/catalog.h"
 #include "cluster/clusterspec.h"
+#include "cluster/topology.h"
 #include "design/design.h"
 #include "fabric/analysis.h"
+#include "perf/clusterplatform.h"
 #include "perf/fit.h"
 #include "perf/report.h"
 #include "predictions.h"
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 namespace clab::cli {
@@ -111,6 +114,15 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
             << "\" (expected fp32, tf32, fp16 or bf16)\n";
         return 2;
     }
+    // The design's own cluster, predicted beside the system (at the default global batch of all
+    // its GPUs: a batch given for one node would starve a large cluster).
+    std::optional<perf::ClusterPlatform> clusterPlatform;
+    try {
+        clusterPlatform = perf::clusterPlatformOf(design::DesignIndex(design), analysis, cat);
+    } catch (const InputError &e) {
+        err << "composelab predict: " << o.file << ": " << e.what() << "\n";
+        return 1;
+    }
     const int gpus = platform.gpusPerNode * platform.nodes;
     const int batch = o.globalBatch > 0 ? o.globalBatch : perf::defaultGlobalBatch(*w, gpus);
     perf::Prediction p
@@ -134,10 +146,43 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
             return 1;
         }
     }
-    if (o.json)
-        out << perf::predictionToJson(name, *w, p).dump(2) << "\n";
-    else
+    std::optional<perf::Prediction> clusterPrediction;
+    if (clusterPlatform) {
+        const perf::Platform &cp = clusterPlatform->platform;
+        const int clusterGpus = cp.gpusPerNode * cp.nodes;
+        clusterPrediction = perf::predict(cp, *w, perf::defaultGlobalBatch(*w, clusterGpus),
+                                          *precision, perf::Calibration::builtin());
+        clusterPrediction->notes.push_back("global batch: the default for "
+                                           + std::to_string(clusterGpus) + " GPUs");
+        clusterPrediction->notes.insert(clusterPrediction->notes.end(), cp.notes.begin(),
+                                        cp.notes.end());
+    }
+    if (o.json) {
+        OrderedJson j = perf::predictionToJson(name, *w, p);
+        if (clusterPrediction) {
+            const design::Cluster &c = *design.cluster;
+            const perf::Platform &cp = clusterPlatform->platform;
+            j["cluster"]
+                = {{"system", c.system},
+                   {"nodes", c.nodes},
+                   {"gpus", cp.gpusPerNode * cp.nodes},
+                   {"topology", c.topology},
+                   {"network", cp.cluster->description},
+                   {"prediction", perf::predictionToJson(c.system, *w, *clusterPrediction)}};
+        }
+        out << j.dump(2) << "\n";
+    } else {
         out << perf::predictionToText(name, *w, p);
+        if (clusterPrediction) {
+            const design::Cluster &c = *design.cluster;
+            const perf::Platform &cp = clusterPlatform->platform;
+            out << "\nCluster: " << c.nodes << " nodes of " << c.system << " ("
+                << cp.gpusPerNode * cp.nodes << " GPUs) joined by " << c.topology << ": "
+                << cp.cluster->description << "\n";
+            out << perf::predictionToText(c.system + " x " + std::to_string(c.nodes) + " nodes", *w,
+                                          *clusterPrediction);
+        }
+    }
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "util/inputerror.h"
 
 #include <map>
+#include <variant>
 
 namespace clab::cluster {
 
@@ -32,9 +33,10 @@ std::map<std::string, int> parseParams(const std::string &spec, const std::strin
     return out;
 }
 
-} // namespace
+// A spec read into the parameters of its generator; the checks and the build share it.
+using Params = std::variant<FatTreeParams, RailParams>;
 
-std::shared_ptr<const Topology> clusterNetwork(const std::string &spec, int nodes, int gpusPerNode)
+Params parseSpec(const std::string &spec, int nodes, int gpusPerNode)
 {
     const std::size_t colon = spec.find(':');
     const std::string kind = spec.substr(0, colon);
@@ -47,20 +49,25 @@ std::shared_ptr<const Topology> clusterNetwork(const std::string &spec, int node
         params.erase(it);
         return v;
     };
-    std::shared_ptr<const Topology> t;
+    if (nodes < 1 || gpusPerNode < 1 || 1LL * nodes * gpusPerNode > kMaxClusterEndpoints)
+        throw InputError("--cluster " + spec, "nodes",
+                         "expected 1 to " + std::to_string(kMaxClusterEndpoints)
+                             + " GPUs in all, got " + std::to_string(nodes) + " nodes of "
+                             + std::to_string(gpusPerNode));
+    Params out;
     if (kind == "fattree") {
         FatTreeParams p;
         p.endpoints = nodes * gpusPerNode;
         p.radix = take("radix", p.radix);
         p.taper = take("taper", p.taper);
         p.levels = take("levels", p.levels);
-        t = std::make_shared<const Topology>(fatTree(p));
+        out = p;
     } else if (kind == "rail") {
         RailParams p;
         p.servers = nodes;
         p.perServer = gpusPerNode;
         p.radix = take("radix", p.radix);
-        t = std::make_shared<const Topology>(railFatTree(p));
+        out = p;
     } else {
         throw InputError("--cluster " + spec, kind,
                          "expected fattree or rail (optionally :radix=N,taper=N,levels=N)");
@@ -70,7 +77,26 @@ std::shared_ptr<const Topology> clusterNetwork(const std::string &spec, int node
                          "not a parameter of " + kind
                              + " (radix, taper, levels for fattree; "
                                "radix for rail)");
-    return t;
+    return out;
+}
+
+} // namespace
+
+void checkClusterNetwork(const std::string &spec, int nodes, int gpusPerNode)
+{
+    const Params p = parseSpec(spec, nodes, gpusPerNode);
+    if (const auto *tree = std::get_if<FatTreeParams>(&p))
+        checkFatTree(*tree);
+    else
+        checkRailFatTree(std::get<RailParams>(p));
+}
+
+std::shared_ptr<const Topology> clusterNetwork(const std::string &spec, int nodes, int gpusPerNode)
+{
+    const Params p = parseSpec(spec, nodes, gpusPerNode);
+    if (const auto *tree = std::get_if<FatTreeParams>(&p))
+        return std::make_shared<const Topology>(fatTree(*tree));
+    return std::make_shared<const Topology>(railFatTree(std::get<RailParams>(p)));
 }
 
 } // namespace clab::cluster

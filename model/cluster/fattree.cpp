@@ -33,9 +33,19 @@ void joinUpward(Graph &g, const std::vector<Vertex> &lower, int up, int radix)
     }
 }
 
+int fatTreeLeafUp(const FatTreeParams &pr)
+{
+    return pr.taper == 1 ? pr.radix / 2 : pr.radix / (pr.taper + 1);
+}
+
+int fatTreeLeafDown(const FatTreeParams &pr)
+{
+    return pr.taper == 1 ? pr.radix / 2 : pr.taper * fatTreeLeafUp(pr);
+}
+
 } // namespace
 
-Topology fatTree(const FatTreeParams &pr)
+int checkFatTree(const FatTreeParams &pr)
 {
     const std::string kind = "fattree";
     requirePositive(kind, "endpoints", pr.endpoints);
@@ -52,8 +62,7 @@ Topology fatTree(const FatTreeParams &pr)
                      "expected 1 to 3 levels (or 0 for automatic), got "
                          + std::to_string(pr.levels));
     const int R = pr.radix, N = pr.endpoints;
-    const int u = pr.taper == 1 ? R / 2 : R / (pr.taper + 1);
-    const int d = pr.taper == 1 ? R / 2 : pr.taper * u;
+    const int d = fatTreeLeafDown(pr);
     // Largest sizes: one switch R; two levels R leaves (every spine reached by every leaf);
     // three levels R²/2 leaves (each core group of ⌈E/R⌉ switches reached by every aggregation
     // switch's R/2 up-links).
@@ -67,6 +76,16 @@ Topology fatTree(const FatTreeParams &pr)
                      std::to_string(N) + " endpoints need more than " + std::to_string(levels)
                          + " level(s) of radix-" + std::to_string(R) + " switches (at most "
                          + std::to_string(maxFor) + ")");
+    return levels;
+}
+
+Topology fatTree(const FatTreeParams &pr)
+{
+    const std::string kind = "fattree";
+    const int levels = checkFatTree(pr);
+    const int R = pr.radix, N = pr.endpoints;
+    const int u = fatTreeLeafUp(pr);
+    const int d = fatTreeLeafDown(pr);
 
     Topology t;
     t.family = Family::FatTree;
@@ -143,7 +162,7 @@ Topology fatTree(const FatTreeParams &pr)
     return t;
 }
 
-Topology railFatTree(const RailParams &pr)
+void checkRailFatTree(const RailParams &pr)
 {
     const std::string kind = "rail";
     requirePositive(kind, "servers", pr.servers);
@@ -152,15 +171,22 @@ Topology railFatTree(const RailParams &pr)
         badParameter(kind, "radix",
                      "expected an even switch radix of at least 4, got "
                          + std::to_string(pr.radix));
+    const int half = pr.radix / 2;
+    const long long leaves = 1LL * ((pr.servers + half - 1) / half) * pr.perServer;
+    if (leaves > pr.radix)
+        badParameter(kind, "servers",
+                     "expected at most " + std::to_string(pr.radix)
+                         + " rail leaves (what a two-level spine of radix "
+                         + std::to_string(pr.radix) + " joins), got " + std::to_string(leaves));
+}
+
+Topology railFatTree(const RailParams &pr)
+{
+    const std::string kind = "rail";
+    checkRailFatTree(pr);
     const int R = pr.radix, half = R / 2;
     const int leavesPerRail = (pr.servers + half - 1) / half;
     const int leaves = leavesPerRail * pr.perServer;
-    if (leaves > R)
-        badParameter(kind, "servers",
-                     "expected at most " + std::to_string(R)
-                         + " rail leaves (what a two-level "
-                           "spine of radix "
-                         + std::to_string(R) + " joins), got " + std::to_string(leaves));
     const int N = pr.servers * pr.perServer;
     Topology t;
     t.family = Family::RailFatTree;

@@ -20,6 +20,8 @@ struct FatTreeParams
 // (nonblocking: R/2 and R/2); two levels join ≤ R leaves; three levels group R/2 leaves with their
 // u aggregation switches into pods and join the pods through u groups of core switches.
 Topology fatTree(const FatTreeParams &params);
+// fatTree's checks alone, without building anything; returns the levels it would build.
+int checkFatTree(const FatTreeParams &params);
 
 struct RailParams
 {
@@ -30,6 +32,7 @@ struct RailParams
 // Rail-optimised: accelerator r of every server plugs into the leaves of rail r (R/2 servers a
 // leaf); a nonblocking spine layer joins all leaves (two levels, like NVIDIA's DGX SuperPOD).
 Topology railFatTree(const RailParams &params);
+void checkRailFatTree(const RailParams &params); // its checks alone
 
 struct DragonflyParams
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,21 @@ struct System
     bool operator==(const System &) const = default;
 };
 
+// A cluster: `nodes` copies of one composed system, joined by a scale-out topology with one
+// endpoint per GPU ("fattree", "fattree:taper=2,radix=64", "rail:radix=64"; see
+// model/cluster/clusterspec.h). The design rules check that the system exists and the topology
+// can be built; the performance model predicts the system scaled to `nodes`.
+struct Cluster
+{
+    std::string system;
+    int nodes = 2;
+    std::string topology = "fattree";
+    bool operator==(const Cluster &) const = default;
+};
+// 16,384 GPUs at 8 a node, the largest scale the HammingMesh paper studies (DOMAIN.md §5). The
+// model builds the network after every edit, a few milliseconds at this size.
+inline constexpr int kMaxClusterNodes = 2048;
+
 struct Position
 {
     double x = 0;
@@ -87,6 +103,7 @@ struct Design
     std::vector<Device> devices;
     std::vector<Link> links;
     std::vector<System> systems;
+    std::optional<Cluster> cluster;
     std::map<std::string, Position> layout; // canvas positions by item id; no meaning for analysis
 
     const Host *host(std::string_view id) const;
