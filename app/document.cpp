@@ -39,6 +39,19 @@ void Document::loadText(std::string_view text, const QString &displayName)
     Q_EMIT changed();
 }
 
+void Document::loadRecovered(std::string_view text, const QString &origin,
+                             const QString &displayName)
+{
+    design::Design loaded = design::readDesign(text, displayName.toStdString());
+    m_design = std::move(loaded);
+    m_filePath = origin;
+    m_displayName = displayName;
+    m_undoStack.clear();
+    m_undoStack.resetClean(); // unsaved work until the user saves it
+    Q_EMIT fileChanged();
+    Q_EMIT changed();
+}
+
 void Document::save(const QString &path)
 {
     design::saveDesign(m_design, path.toStdString());

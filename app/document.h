@@ -28,6 +28,9 @@ public:
     // Replaces the design; on a bad file throws InputError and keeps the current design.
     void load(const QString &path);
     void loadText(std::string_view text, const QString &displayName);
+    // Takes a design recovered from an autosave file: it belongs to `origin` (empty for a design
+    // never saved) and counts as modified, so that closing asks to save it. Throws InputError.
+    void loadRecovered(std::string_view text, const QString &origin, const QString &displayName);
     // Saves atomically; throws std::runtime_error with the reason.
     void save(const QString &path);
     // For commands: replace the design without touching the undo stack.

@@ -29,5 +29,6 @@ int main(int argc, char *argv[])
     else
         window.openExample(QString::fromLatin1(clab::design::kSeedExample));
     window.show();
+    window.offerRecovery(); // work a crashed session left behind
     return app.exec();
 }

@@ -1,31 +1,40 @@
 #include "mainwindow.h"
 
+#include "autosave.h"
+#include "canvascontroller.h"
 #include "catalog/catalog.h"
 #include "fabric/analysis.h"
 #include "perf/model.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
-#include "charts/chartdata.h"
+#include "views/canvas/canvasexport.h"
+#include "views/canvas/canvasscene.h"
+#include "views/canvas/canvasview.h"
 #include "views/charts/chartspanel.h"
-#include "views/charts/chartwidget.h"
 #include "views/experiments/experimentsview.h"
+#include "views/findings/findingspanel.h"
+#include "views/inspector/inspectorwidget.h"
+#include "views/palette/palettewidget.h"
 #include "views/systems/systemsview.h"
 
 #include "store/store.h"
 
-#include <QAction>
-#include <QDir>
-#include <QDockWidget>
-#include <QInputDialog>
-#include <QProgressDialog>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
+#include <QFile>
 #include <QFileInfo>
-#include <QMenuBar>
+#include <QLabel>
+#include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
+#include <QProgressDialog>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 
 namespace clab {
 
@@ -34,28 +43,40 @@ namespace {
 const char *kRecentKey = "recentFiles";
 constexpr int kMaxRecent = 8;
 
+QDockWidget *dock(QMainWindow *window, const QString &title, const char *name, QWidget *content)
+{
+    auto *d = new QDockWidget(title, window);
+    d->setObjectName(QLatin1String(name));
+    d->setWidget(content);
+    return d;
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
+    , m_benchmarks(kDefaultBenchmarks)
+    , m_scene(new views::CanvasScene(catalog::Catalog::builtin(), this))
+    , m_canvas(new views::CanvasView(m_scene))
+    , m_palette(new views::PaletteWidget(catalog::Catalog::builtin()))
+    , m_inspector(new views::InspectorWidget(catalog::Catalog::builtin()))
+    , m_findings(new views::FindingsPanel)
     , m_view(new views::SystemsView)
     , m_import(new ImportRunner(this))
     , m_experiments(new views::ExperimentsView)
     , m_charts(new views::ChartsPanel)
+    , m_controller(
+          new CanvasController(&m_document, m_scene, m_canvas, m_inspector, m_palette, this))
+    , m_autosave(new Autosave(&m_document, this))
 {
-    setCentralWidget(m_view);
-    // Recorded results live beside the design, in a dock the user can move or close.
-    auto *dock = new QDockWidget(tr("Experiments"), this);
-    dock->setObjectName(QStringLiteral("experimentsDock"));
-    dock->setWidget(m_experiments);
-    addDockWidget(Qt::BottomDockWidgetArea, dock);
-    resizeDocks({dock}, {300}, Qt::Vertical);
-    auto *chartDock = new QDockWidget(tr("Chart"), this);
-    chartDock->setObjectName(QStringLiteral("chartDock"));
-    chartDock->setWidget(m_charts);
-    addDockWidget(Qt::BottomDockWidgetArea, chartDock);
-    tabifyDockWidget(dock, chartDock);
-    dock->raise();
+    const QVariant saved = QSettings().value(QStringLiteral("results/benchmarks"));
+    if (saved.isValid()) {
+        m_benchmarks.clear();
+        for (const QString &id : saved.toStringList())
+            m_benchmarks.push_back(id.toStdString());
+    }
+    setCentralWidget(m_canvas);
+    createDocks();
     m_charts->setStorePath(storePath());
     connect(m_experiments, &views::ExperimentsView::selectionChanged, m_charts,
             &views::ChartsPanel::setRunIds);
@@ -64,105 +85,177 @@ MainWindow::MainWindow(QWidget *parent)
     m_experiments->setStorePath(storePath());
     connect(m_import, &ImportRunner::finished, m_experiments, &views::ExperimentsView::reload);
     createMenus();
+    m_findingsLabel = new QLabel;
+    statusBar()->addPermanentWidget(m_findingsLabel);
+    connect(m_findings, &views::FindingsPanel::countsChanged, this,
+            [this](int errors, int warnings) {
+                m_findingsLabel->setText(
+                    errors + warnings == 0
+                        ? tr("No findings")
+                        : tr("%1 error(s), %2 warning(s)").arg(errors).arg(warnings));
+            });
+    connect(m_findings, &views::FindingsPanel::itemsActivated, this,
+            [this](const std::vector<std::string> &ids) {
+                m_scene->selectIds(ids);
+                if (!ids.empty())
+                    if (QGraphicsItem *item = m_scene->node(ids.front()))
+                        m_canvas->ensureVisible(item);
+            });
+    connect(m_controller, &CanvasController::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    connect(m_scene, &QGraphicsScene::selectionChanged, this, &MainWindow::followSelection);
     connect(&m_document, &Document::changed, this, &MainWindow::refresh);
     connect(&m_document, &Document::fileChanged, this, &MainWindow::updateTitle);
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
-        resize(1200, 820);
+        resize(1400, 900);
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
     updateTitle();
 }
 
-void MainWindow::createMenus()
+MainWindow::~MainWindow()
 {
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::open);
-    QMenu *examples = file->addMenu(tr("&Examples"));
-    for (const design::Example &e : design::bundledExamples()) {
-        const QString name = QString::fromStdString(e.fileName);
-        examples->addAction(name, this, [this, name] {
-            if (maybeSave())
-                openExample(name);
-        });
+    // The document is a member and goes before the child objects: stop the scene (whose items
+    // are cleared as it is destroyed) and the controller from reaching for it.
+    disconnect(m_scene, nullptr, nullptr, nullptr);
+    delete m_controller;
+    delete m_autosave;
+}
+
+void MainWindow::createDocks()
+{
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    QDockWidget *palette = dock(this, tr("Parts"), "paletteDock", m_palette);
+    addDockWidget(Qt::LeftDockWidgetArea, palette);
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(m_inspector);
+    scroll->setWidgetResizable(true);
+    QDockWidget *inspector = dock(this, tr("Inspector"), "inspectorDock", scroll);
+    addDockWidget(Qt::RightDockWidgetArea, inspector);
+    QDockWidget *findings = dock(this, tr("Findings"), "findingsDock", m_findings);
+    addDockWidget(Qt::RightDockWidgetArea, findings);
+    splitDockWidget(inspector, findings, Qt::Vertical);
+
+    QDockWidget *results = dock(this, tr("Results"), "resultsDock", m_view);
+    addDockWidget(Qt::BottomDockWidgetArea, results);
+    // Recorded results and charts share the bottom area with the predictions.
+    QDockWidget *experiments = dock(this, tr("Experiments"), "experimentsDock", m_experiments);
+    addDockWidget(Qt::BottomDockWidgetArea, experiments);
+    QDockWidget *chart = dock(this, tr("Chart"), "chartDock", m_charts);
+    addDockWidget(Qt::BottomDockWidgetArea, chart);
+    tabifyDockWidget(results, experiments);
+    tabifyDockWidget(experiments, chart);
+    results->raise();
+    resizeDocks({palette, inspector}, {260, 320}, Qt::Horizontal);
+    resizeDocks({results}, {300}, Qt::Vertical);
+}
+
+void MainWindow::refresh()
+{
+    const design::Design &design = m_document.design();
+    m_analysis = fabric::analyze(design, catalog::Catalog::builtin());
+    m_predictions = defaultPredictions(design, m_analysis, m_benchmarks);
+    std::vector<std::vector<views::PredictionRow>> rows;
+    for (const auto &system : m_predictions) {
+        std::vector<views::PredictionRow> shown;
+        for (const SystemPrediction &p : system)
+            shown.push_back({p.workload->name, p.prediction});
+        rows.push_back(std::move(shown));
     }
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    fillRecentMenu();
-    file->addSeparator();
-    file->addAction(tr("&Import Results..."), QKeySequence(tr("Ctrl+I")), this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Import recorded results"), QString(),
-            tr("Results (*.csv *.txt *.log *.json);;All files (*)"));
-        if (!files.isEmpty())
-            importResults(files);
-    });
-    file->addAction(tr("Import Results &Folder..."), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(
-            this, tr("Import a folder of results (e.g. an MLPerf results tree)"));
-        if (!dir.isEmpty())
-            importResults({dir});
-    });
-    file->addAction(tr("&Export Chart..."), QKeySequence(tr("Ctrl+E")), this, [this] {
-        QString path = QFileDialog::getSaveFileName(
-            this, tr("Export chart"), QStringLiteral("chart.png"),
-            tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
-        if (path.isEmpty())
-            return;
-        int dpi = 300;
-        if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
-            bool ok = false;
-            dpi = QInputDialog::getInt(this, tr("Export chart"), tr("Resolution (dots per inch):"),
-                                       QSettings().value(QStringLiteral("exportDpi"), 300).toInt(),
-                                       72, 1200, 1, &ok);
-            if (!ok)
-                return;
-            QSettings().setValue(QStringLiteral("exportDpi"), dpi);
-        }
-        QString error;
-        if (!m_charts->exportTo(path, dpi, &error))
-            showError(tr("Cannot export the chart"), error);
-        else
-            statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    });
-    file->addAction(tr("Export Chart &Data (CSV)..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export chart data"), QStringLiteral("chart.csv"), tr("CSV table (*.csv)"));
-        if (path.isEmpty())
-            return;
-        try {
-            writeFileAtomically(path.toStdString(), charts::toCsv(m_charts->chart()->chart()));
-            statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-        } catch (const std::exception &e) {
-            showError(tr("Cannot export the chart data"), QString::fromStdString(e.what()));
-        }
-    });
-    file->addAction(tr("Save &Predictions to Store"), this, [this] {
-        const int added = savePredictionsToStore();
-        statusBar()->showMessage(
-            added > 0 ? tr("Saved %1 predicted run(s) to %2").arg(added).arg(storePath())
-                      : tr("These predictions are already in the store."),
-            8000);
-    });
-    file->addSeparator();
-    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
-    file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &MainWindow::saveAs);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    m_view->setAnalysis(m_analysis, rows);
+    m_findings->setFindings(m_analysis.findings);
+    m_scene->setDesign(design, m_analysis.findings);
+    Q_EMIT analysisUpdated();
+}
 
-    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    QAction *undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction *redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    edit->addAction(undo);
-    edit->addAction(redo);
+void MainWindow::followSelection()
+{
+    // The results follow the canvas: selecting a host or device shows its system's bandwidth.
+    const std::vector<std::string> ids = m_scene->selectedIds();
+    if (ids.empty())
+        return;
+    for (std::size_t i = 0; i < m_document.design().systems.size(); ++i) {
+        const design::System &s = m_document.design().systems[i];
+        if (s.host == ids.front()
+            || std::find(s.devices.begin(), s.devices.end(), ids.front()) != s.devices.end()) {
+            m_view->selectSystem(int(i));
+            return;
+        }
+    }
+}
 
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About ComposeLab"), this, [this] {
-        QMessageBox::about(this, tr("About ComposeLab"),
-                           tr("<b>ComposeLab %1</b><p>Design composable GPU systems and see how "
-                              "fast data moves between their devices.</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
+void MainWindow::fitAfterLoad()
+{
+    // After the window has its final size.
+    QTimer::singleShot(0, m_canvas, [this] { m_canvas->fitAll(); });
+}
+
+std::vector<std::string> MainWindow::benchmarks() const
+{
+    return m_benchmarks;
+}
+
+void MainWindow::setBenchmarks(const std::vector<std::string> &ids)
+{
+    m_benchmarks = ids;
+    QStringList list;
+    for (const std::string &id : ids)
+        list << QString::fromStdString(id);
+    QSettings().setValue(QStringLiteral("results/benchmarks"), list);
+    refresh();
+}
+
+bool MainWindow::exportCanvas(const QString &path, int dpi)
+{
+    QString error;
+    if (!views::exportScene(m_scene, path, dpi, &error)) {
+        showError(tr("Cannot export the canvas"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::recover(const Recovery &recovery)
+{
+    try {
+        m_document.loadRecovered(recovery.design.toStdString(), recovery.origin,
+                                 recovery.name.isEmpty() ? tr("Recovered") : recovery.name);
+    } catch (const InputError &e) {
+        showError(tr("Cannot recover"), QString::fromStdString(e.what()));
+        return false;
+    }
+    QFile::remove(recovery.path);
+    m_autosave->saveNow(); // our own recovery file now holds it
+    fitAfterLoad();
+    statusBar()->showMessage(
+        tr("Recovered %1 from %2. Save it to keep it.")
+            .arg(m_document.displayName(), QLocale().toString(recovery.savedAt.toLocalTime())),
+        10000);
+    return true;
+}
+
+void MainWindow::offerRecovery()
+{
+    QStringList problems;
+    const QList<Recovery> found = Autosave::pending(&problems);
+    for (const QString &p : problems)
+        statusBar()->showMessage(tr("Skipped a recovery file: %1").arg(p), 10000);
+    for (const Recovery &r : found) {
+        const auto answer = QMessageBox::question(
+            this, tr("Recover unsaved work?"),
+            tr("ComposeLab did not close normally. Unsaved changes to %1 from %2 were kept.\n\n"
+               "Recover them? (Discard deletes them.)")
+                .arg(r.name.isEmpty() ? tr("an untitled design") : r.name,
+                     QLocale().toString(r.savedAt.toLocalTime())),
+            QMessageBox::Yes | QMessageBox::Discard | QMessageBox::Ignore, QMessageBox::Yes);
+        if (answer == QMessageBox::Yes) {
+            recover(r);
+            return; // one document per window; others stay for the next start
+        }
+        if (answer == QMessageBox::Discard)
+            QFile::remove(r.path);
+    }
 }
 
 bool MainWindow::openFile(const QString &path)
@@ -173,6 +266,7 @@ bool MainWindow::openFile(const QString &path)
         showError(tr("Cannot open design"), QString::fromStdString(e.what()));
         return false;
     }
+    fitAfterLoad();
     addRecent(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
     return true;
@@ -189,6 +283,7 @@ bool MainWindow::openExample(const QString &fileName)
             showError(tr("Cannot open example"), QString::fromStdString(err.what()));
             return false;
         }
+        fitAfterLoad();
         return true;
     }
     showError(tr("Cannot open example"), tr("There is no bundled example %1.").arg(fileName));
@@ -274,25 +369,18 @@ int MainWindow::savePredictionsToStore()
     return added;
 }
 
-void MainWindow::refresh()
-{
-    m_analysis = fabric::analyze(m_document.design(), catalog::Catalog::builtin());
-    m_predictions = defaultPredictions(m_document.design(), m_analysis);
-    std::vector<std::vector<views::PredictionRow>> rows;
-    for (const auto &system : m_predictions) {
-        std::vector<views::PredictionRow> shown;
-        for (const SystemPrediction &p : system)
-            shown.push_back({p.workload->name, p.prediction});
-        rows.push_back(std::move(shown));
-    }
-    m_view->setAnalysis(m_analysis, rows);
-    Q_EMIT analysisUpdated();
-}
-
 void MainWindow::updateTitle()
 {
     setWindowTitle(tr("%1[*] - ComposeLab").arg(m_document.displayName()));
     setWindowModified(m_document.isModified());
+}
+
+void MainWindow::newDesign()
+{
+    if (!maybeSave())
+        return;
+    m_document.loadText(design::writeDesign(design::Design{}), tr("Untitled"));
+    statusBar()->showMessage(tr("Drag parts from the palette onto the canvas to start."), 8000);
 }
 
 void MainWindow::open()

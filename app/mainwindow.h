@@ -9,30 +9,55 @@
 #include <QMainWindow>
 
 class QMenu;
+class QLabel;
 
 namespace clab {
 
+class Autosave;
+class CanvasController;
+struct Recovery;
+
 namespace views {
-class SystemsView;
-class ExperimentsView;
+class CanvasScene;
+class CanvasView;
 class ChartsPanel;
+class ClusterView;
+class ExperimentsView;
+class FindingsPanel;
+class InspectorWidget;
+class PaletteWidget;
+class SystemsView;
 } // namespace views
 
-// The main window: menus and the systems view over one Document. After every change of the
-// document the analysis re-runs and the view refreshes.
+// The main window: the composition canvas in the middle, the palette on the left, the inspector
+// and findings on the right, results, experiments and charts below, all over one Document. After
+// every change of the document the analysis and predictions re-run and every view refreshes.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 
 public:
     explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     Document *document() { return &m_document; }
     views::SystemsView *systemsView() const { return m_view; }
+    views::CanvasScene *canvasScene() const { return m_scene; }
+    views::CanvasView *canvasView() const { return m_canvas; }
+    views::PaletteWidget *palette() const { return m_palette; }
+    views::InspectorWidget *inspector() const { return m_inspector; }
+    views::FindingsPanel *findingsPanel() const { return m_findings; }
+    CanvasController *controller() const { return m_controller; }
+    Autosave *autosave() const { return m_autosave; }
 
     // Opens a design; on a bad file shows the error and keeps the current document.
     bool openFile(const QString &path);
     bool openExample(const QString &fileName);
+    // Takes the design of a recovery file as unsaved work; false (with the error shown) if it
+    // cannot be read. The recovery file is deleted once taken.
+    bool recover(const Recovery &recovery);
+    // Asks whether to recover designs a crashed session left behind (at start-up).
+    void offerRecovery();
     // Imports recorded results into the experiment store on a worker thread, with a progress
     // dialog whose Cancel rolls the import back.
     void importResults(const QStringList &paths);
@@ -41,9 +66,13 @@ public:
     ImportRunner *importRunner() const { return m_import; }
     views::ExperimentsView *experimentsView() const { return m_experiments; }
     views::ChartsPanel *chartsPanel() const { return m_charts; }
-    // Keeps the Predictions tab's figures of every composed system as predicted runs in the
-    // experiment store; returns how many runs were added (0 when they are already there).
+    // Keeps the results' figures of every composed system as predicted runs in the experiment
+    // store; returns how many runs were added (0 when they are already there).
     int savePredictionsToStore();
+    // The benchmarks predicted for every system (workload ids), remembered in the settings.
+    std::vector<std::string> benchmarks() const;
+    void setBenchmarks(const std::vector<std::string> &ids);
+    bool exportCanvas(const QString &path, int dpi);
 
 Q_SIGNALS:
     void analysisUpdated();
@@ -54,9 +83,14 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void createDocks();
     void createMenus();
+    void createFileMenu();
+    void createExportActions(QMenu *file);
+    void createModelMenu();
     void refresh();
     void updateTitle();
+    void newDesign();
     void open();
     bool save();
     bool saveAs();
@@ -64,15 +98,26 @@ private:
     void addRecent(const QString &path);
     void fillRecentMenu();
     void showError(const QString &title, const QString &message);
+    void fitAfterLoad();
+    void followSelection();
 
     Document m_document;
     fabric::Analysis m_analysis;                              // of the last refresh
     std::vector<std::vector<SystemPrediction>> m_predictions; // per system, of the last refresh
+    std::vector<std::string> m_benchmarks;
+    views::CanvasScene *m_scene;
+    views::CanvasView *m_canvas;
+    views::PaletteWidget *m_palette;
+    views::InspectorWidget *m_inspector;
+    views::FindingsPanel *m_findings;
     views::SystemsView *m_view;
     ImportRunner *m_import;
     views::ExperimentsView *m_experiments;
     views::ChartsPanel *m_charts;
+    CanvasController *m_controller;
+    Autosave *m_autosave;
     QMenu *m_recentMenu = nullptr;
+    QLabel *m_findingsLabel = nullptr;
 };
 
 } // namespace clab

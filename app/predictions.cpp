@@ -6,7 +6,8 @@
 namespace clab {
 
 std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Design &design,
-                                                              const fabric::Analysis &analysis)
+                                                              const fabric::Analysis &analysis,
+                                                              const std::vector<std::string> &ids)
 {
     const catalog::Catalog &cat = catalog::Catalog::builtin();
     const design::DesignIndex index(design);
@@ -14,7 +15,7 @@ std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Desi
     for (std::size_t i = 0; i < analysis.systems.size(); ++i) {
         std::vector<SystemPrediction> rows;
         const perf::Platform platform = perf::platformOf(index, analysis, i, cat);
-        for (const char *id : {"resnet50", "bert_large"}) {
+        for (const std::string &id : ids) {
             const workload::Workload *w = workload::Library::builtin().find(id);
             if (!platform.gpu || !w)
                 continue;

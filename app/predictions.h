@@ -17,10 +17,13 @@ struct SystemPrediction
     perf::Prediction prediction;
 };
 
-// The GUI's default benchmarks (ResNet-50, BERT-Large) for every system of an analysed design,
-// each at its default precision and global batch; a system without a GPU gets none.
-std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Design &design,
-                                                              const fabric::Analysis &analysis);
+// The GUI's benchmarks (ResNet-50 and BERT-Large unless the user chose others) for every system
+// of an analysed design, each at its default precision and global batch; a system without a GPU
+// gets none; unknown ids are skipped.
+inline const std::vector<std::string> kDefaultBenchmarks = {"resnet50", "bert_large"};
+std::vector<std::vector<SystemPrediction>>
+defaultPredictions(const design::Design &design, const fabric::Analysis &analysis,
+                   const std::vector<std::string> &benchmarks = kDefaultBenchmarks);
 
 // A prediction as the experiment store keeps it (details: the `predict --json` object).
 store::PredictedRun predictedRun(const std::string &system, const SystemPrediction &p);

@@ -3,6 +3,8 @@
 // disturbs far less than the mean.
 #include "cli/commands.h"
 
+#include "predictions.h"
+
 #include "catalog/catalog.h"
 #include "design/examples.h"
 #include "cli/chartcommand.h"
@@ -30,6 +32,28 @@
 namespace clab::cli {
 
 namespace {
+
+// What the GUI does after every edit of the canvas: apply the edit (here: move a device from one
+// system to another and back, alternately) and re-run the model, i.e. the design rules and the
+// fabric analysis, then the default predictions (ResNet-50, BERT-Large) of every system.
+std::function<void()> editRerun(design::Design start)
+{
+    auto design = std::make_shared<design::Design>(std::move(start));
+    auto flip = std::make_shared<bool>(false);
+    return [design, flip] {
+        design::Design &d = *design;
+        if (d.systems.size() >= 2 && !d.systems[0].devices.empty()) {
+            auto &from = d.systems[*flip ? 1 : 0].devices;
+            auto &to = d.systems[*flip ? 0 : 1].devices;
+            to.push_back(from.back());
+            from.pop_back();
+            *flip = !*flip;
+        }
+        const fabric::Analysis analysis = fabric::analyze(d, catalog::Catalog::builtin());
+        volatile auto n = defaultPredictions(d, analysis).size();
+        (void)n;
+    };
+}
 
 struct Benchmark
 {
@@ -111,6 +135,8 @@ std::vector<Benchmark> benchmarks()
                  (void)n;
              });
          }},
+        {"edit_rerun_seed", "<= 16 ms", [] { return editRerun(design::seedTestbed()); }},
+        {"edit_rerun_1000", "<= 100 ms", [] { return editRerun(design::generatePool(1000)); }},
         {"predict", "<= 50 us",
          [] {
              // What the canvas does after an edit, once the fabric analysis has run: turn the

@@ -77,6 +77,8 @@ const char *portKindName(PortKind k)
     return "?";
 }
 
+} // namespace
+
 bool isPcieUpstream(PortKind k)
 {
     return k == PortKind::HostSocket || k == PortKind::PcieSwitch || k == PortKind::ChassisPort;
@@ -105,6 +107,8 @@ bool pcieCompatible(PortKind a, PortKind b)
         return false;
     }
 }
+
+namespace {
 
 class Checker
 {

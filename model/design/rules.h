@@ -46,6 +46,12 @@ struct ResolvedEndpoint
     int index = 0;     // socket or host-port number
     std::string error; // why it does not resolve, when kind is None
 };
+// Which port kinds a PCIe cable may join (a host socket, a PCIe switch or a chassis host port
+// upstream; a device only below one of those).
+bool isPcieUpstream(PortKind kind);
+bool isDevice(PortKind kind);
+bool pcieCompatible(PortKind a, PortKind b);
+
 ResolvedEndpoint resolveEndpoint(const DesignIndex &design, const catalog::Catalog &catalog,
                                  const std::string &endpoint);
 

@@ -1,4 +1,6 @@
 #include "mainwindow.h"
+#include "views/canvas/canvasscene.h"
+#include "views/findings/findingspanel.h"
 #include "views/systems/systemsview.h"
 
 #include <QListWidget>
@@ -49,7 +51,12 @@ void TestMainWindow::opensSeedTestbed()
     QCOMPARE(h2d->item(0, 1)->text(), QStringLiteral("25.8"));
     QCOMPARE(h2d->item(0, 2)->text(), QStringLiteral("6.5"));
     QCOMPARE(view->peerTable()->rowCount(), 4);
-    QCOMPARE(view->findingsList()->item(0)->text(), QStringLiteral("No design-rule findings."));
+    QCOMPARE(w.findingsPanel()->list()->item(0)->text(),
+             QStringLiteral("No design-rule findings."));
+    // The canvas shows every host, chassis and device of the testbed.
+    const design::Design &d = w.document()->design();
+    QCOMPARE(w.canvasScene()->nodeCount(), d.hosts.size() + d.chassis.size() + d.switches.size()
+                                               + d.devices.size());
 }
 
 void TestMainWindow::badFileKeepsDocument()

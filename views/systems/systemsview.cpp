@@ -3,7 +3,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QPainter>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -42,6 +44,35 @@ QColor shade(double value, double maxValue)
     return QColor::fromRgbF(0.98 - 0.45 * t, 0.98 - 0.25 * t, 0.85 + 0.1 * t);
 }
 
+// Paints a time-to-train breakdown (compute, communication, input, evaluation minutes, stored
+// as a list in the cell's UserRole) as one stacked bar scaled to the column's longest time.
+class BreakdownDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option,
+               const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::paint(painter, option, QModelIndex());
+        const QVariantList parts = index.data(Qt::UserRole).toList();
+        const double scale = index.data(Qt::UserRole + 1).toDouble();
+        if (parts.isEmpty() || scale <= 0)
+            return;
+        static const QColor colours[]
+            = {{0x4a, 0x78, 0xb5}, {0xc0, 0x6a, 0x2a}, {0x3a, 0x9a, 0x3a}, {0x94, 0x67, 0xbd}};
+        const QRectF r = QRectF(option.rect).adjusted(3, 4, -3, -4);
+        double x = r.left();
+        painter->save();
+        for (int i = 0; i < parts.size() && i < 4; ++i) {
+            const double w = r.width() * parts[i].toDouble() / scale;
+            painter->fillRect(QRectF(x, r.top(), w, r.height()), colours[i]);
+            x += w;
+        }
+        painter->restore();
+    }
+};
+
 } // namespace
 
 SystemsView::SystemsView(QWidget *parent)
@@ -50,7 +81,7 @@ SystemsView::SystemsView(QWidget *parent)
     , m_summary(new QLabel)
     , m_h2d(new QTableWidget)
     , m_p2p(new QTableWidget)
-    , m_findings(new QListWidget)
+    , m_overview(new QTableWidget)
     , m_predictions(new QTableWidget)
 {
     m_predictions->setObjectName(QStringLiteral("predictions"));
@@ -58,11 +89,15 @@ SystemsView::SystemsView(QWidget *parent)
     m_systems->setObjectName(QStringLiteral("systems"));
     m_h2d->setObjectName(QStringLiteral("hostToDevice"));
     m_p2p->setObjectName(QStringLiteral("peerToPeer"));
-    m_findings->setObjectName(QStringLiteral("findings"));
+    m_overview->setObjectName(QStringLiteral("overview"));
+    m_overview->verticalHeader()->hide();
+    m_overview->setItemDelegateForColumn(4, new BreakdownDelegate(m_overview));
+    m_overview->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *tabs = new QTabWidget;
+    tabs->addTab(m_overview, tr("All systems"));
     tabs->addTab(m_h2d, tr("Host to device"));
     tabs->addTab(m_p2p, tr("Peer to peer"));
     tabs->addTab(m_predictions, tr("Predictions"));
@@ -82,22 +117,15 @@ SystemsView::SystemsView(QWidget *parent)
     m_h2d->setAlternatingRowColors(true);
     m_h2d->setSelectionBehavior(QAbstractItemView::SelectRows);
 
-    auto *findingsBox = new QWidget;
-    auto *findingsLayout = new QVBoxLayout(findingsBox);
-    findingsLayout->setContentsMargins(0, 0, 0, 0);
-    findingsLayout->addWidget(new QLabel(tr("Findings")));
-    findingsLayout->addWidget(m_findings);
-
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(top);
-    split->addWidget(findingsBox);
-    split->setStretchFactor(0, 6);
-    split->setSizes({600, 70});
-
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(split);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(top);
 
     connect(m_systems, &QListWidget::currentRowChanged, this, &SystemsView::showSystem);
+    connect(m_overview, &QTableWidget::cellClicked, this, [this](int row, int) {
+        if (QTableWidgetItem *item = m_overview->item(row, 0))
+            selectSystem(item->data(Qt::UserRole).toInt());
+    });
 }
 
 int SystemsView::systemCount() const
@@ -123,17 +151,7 @@ void SystemsView::setAnalysis(const fabric::Analysis &analysis,
             m_systems->addItem(
                 tr("%1  (%2 GPUs, host %3)").arg(q(s.name)).arg(s.gpus.size()).arg(q(s.host)));
     }
-    m_findings->clear();
-    for (const auto &f : m_analysis.findings) {
-        auto *item = new QListWidgetItem(
-            (f.severity == design::Severity::Error ? tr("Error: ") : tr("Warning: "))
-            + q(f.message));
-        item->setForeground(f.severity == design::Severity::Error ? QColor(0xb0, 0x20, 0x20)
-                                                                  : QColor(0x8a, 0x5a, 0x00));
-        m_findings->addItem(item);
-    }
-    if (m_analysis.findings.empty())
-        m_findings->addItem(tr("No design-rule findings."));
+    showOverview();
     if (m_systems->count() > 0)
         m_systems->setCurrentRow(std::min(previous, m_systems->count() - 1));
     else
@@ -211,6 +229,56 @@ void SystemsView::showSystem(int row)
     }
     m_p2p->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     showPredictions(row);
+}
+
+void SystemsView::showOverview()
+{
+    m_overview->clear();
+    const QStringList headers = {tr("System"), tr("Benchmark"), tr("Train (min)"), tr("Samples/s"),
+                                 tr("Compute | comm. | input | eval")};
+    m_overview->setColumnCount(int(headers.size()));
+    m_overview->setHorizontalHeaderLabels(headers);
+    int rows = 0;
+    double longest = 0;
+    for (const auto &system : m_predictionRows)
+        for (const PredictionRow &r : system) {
+            ++rows;
+            longest = std::max(longest, r.prediction.timeToTrainMin.value_or(0));
+        }
+    m_overview->setRowCount(rows);
+    int row = 0;
+    for (std::size_t s = 0; s < m_predictionRows.size() && s < m_analysis.systems.size(); ++s) {
+        for (const PredictionRow &r : m_predictionRows[s]) {
+            const perf::Prediction &p = r.prediction;
+            QTableWidgetItem *name = text(q(m_analysis.systems[s].name));
+            name->setData(Qt::UserRole, int(s));
+            m_overview->setItem(row, 0, name);
+            m_overview->setItem(row, 1, text(q(r.benchmark).section(QStringLiteral(" ("), 0, 0)));
+            QTableWidgetItem *ttt = number(p.timeToTrainMin.value_or(0));
+            if (!p.timeToTrainMin)
+                ttt->setText(tr("n/a"));
+            m_overview->setItem(row, 2, ttt);
+            QTableWidgetItem *rate = number(p.throughput);
+            rate->setText(QString::number(p.throughput, 'f', 0));
+            m_overview->setItem(row, 3, rate);
+            QTableWidgetItem *bar = text({});
+            if (p.timeToTrainMin) {
+                bar->setData(Qt::UserRole,
+                             QVariantList{p.breakdownMin.compute, p.breakdownMin.communication,
+                                          p.breakdownMin.input, p.breakdownMin.evaluation});
+                bar->setData(Qt::UserRole + 1, longest);
+                bar->setToolTip(tr("compute %1, communication %2, input %3, evaluation %4 min")
+                                    .arg(p.breakdownMin.compute, 0, 'f', 1)
+                                    .arg(p.breakdownMin.communication, 0, 'f', 1)
+                                    .arg(p.breakdownMin.input, 0, 'f', 1)
+                                    .arg(p.breakdownMin.evaluation, 0, 'f', 1));
+            }
+            m_overview->setItem(row, 4, bar);
+            ++row;
+        }
+    }
+    m_overview->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_overview->horizontalHeader()->setStretchLastSection(true);
 }
 
 void SystemsView::showPredictions(int row)

@@ -18,9 +18,10 @@ struct PredictionRow
     perf::Prediction prediction;
 };
 
-// Shows an analysis: the composed systems on the left; for the selected one its host-to-device
-// table and peer-to-peer matrix; the design-rule findings below. It only shows numbers that
-// model/fabric computed.
+// The Results panel: the composed systems on the left; every system's predicted time to train,
+// throughput and breakdown; for the selected one its host-to-device table (alone, with its system
+// busy, with every system busy), peer-to-peer heatmap and prediction details. It only shows
+// numbers that model/fabric and model/perf computed.
 class SystemsView : public QWidget
 {
     Q_OBJECT
@@ -35,13 +36,14 @@ public:
     QTableWidget *hostToDeviceTable() const { return m_h2d; }
     QTableWidget *peerTable() const { return m_p2p; }
     QTableWidget *predictionTable() const { return m_predictions; }
-    QListWidget *findingsList() const { return m_findings; }
+    QTableWidget *overviewTable() const { return m_overview; }
     void selectSystem(int row);
 
 private:
     void showSystem(int row);
 
     void showPredictions(int row);
+    void showOverview();
 
     fabric::Analysis m_analysis;
     std::vector<std::vector<PredictionRow>> m_predictionRows;
@@ -49,7 +51,7 @@ private:
     QLabel *m_summary;
     QTableWidget *m_h2d;
     QTableWidget *m_p2p;
-    QListWidget *m_findings;
+    QTableWidget *m_overview;
     QTableWidget *m_predictions;
 };
 

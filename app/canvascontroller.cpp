@@ -1,0 +1,413 @@
+#include "canvascontroller.h"
+
+#include "commands/additemscommand.h"
+#include "commands/addlinkcommand.h"
+#include "commands/composecommand.h"
+#include "commands/editlinkcommand.h"
+#include "commands/groupsystemcommand.h"
+#include "commands/moveitemscommand.h"
+#include "commands/removeitemscommand.h"
+#include "commands/renamecommand.h"
+#include "commands/renamesystemcommand.h"
+#include "commands/setdesigninfocommand.h"
+#include "commands/setmodelcommand.h"
+#include "commands/setslotcommand.h"
+#include "document.h"
+#include "catalog/catalog.h"
+#include "design/autolayout.h"
+#include "design/designindex.h"
+#include "design/edit.h"
+#include "design/linking.h"
+#include "util/inputerror.h"
+#include "views/canvas/canvasscene.h"
+#include "views/canvas/canvasview.h"
+#include "views/inspector/inspectorwidget.h"
+#include "views/palette/palettewidget.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMimeData>
+#include <QSettings>
+
+#include <cmath>
+
+namespace clab {
+
+namespace {
+
+const char *kDesignMime = "application/x-composelab-design";
+
+QString q(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string prefixFor(catalog::Kind kind)
+{
+    switch (kind) {
+    case catalog::Kind::Gpu:
+        return "gpu";
+    case catalog::Kind::Nvme:
+        return "nvme";
+    case catalog::Kind::Nic:
+        return "nic";
+    case catalog::Kind::Host:
+        return "host";
+    case catalog::Kind::Chassis:
+        return "chassis";
+    case catalog::Kind::PcieSwitch:
+        return "plx";
+    case catalog::Kind::NetworkSwitch:
+        return "netswitch";
+    case catalog::Kind::NvSwitch:
+        return "nvswitch";
+    default:
+        return "item";
+    }
+}
+
+design::Position snappedPosition(QPointF p)
+{
+    const double step = 2 * design::kGrid;
+    return {std::round(p.x() / step) * step, std::round(p.y() / step) * step};
+}
+
+} // namespace
+
+CanvasController::CanvasController(Document *document, views::CanvasScene *scene,
+                                   views::CanvasView *view, views::InspectorWidget *inspector,
+                                   views::PaletteWidget *palette, QObject *parent)
+    : QObject(parent)
+    , m_document(document)
+    , m_scene(scene)
+    , m_view(view)
+    , m_inspector(inspector)
+{
+    QUndoStack *stack = m_document->undoStack();
+    connect(scene, &views::CanvasScene::moveRequested, this,
+            [this, stack](const std::map<std::string, design::Position> &to) {
+                stack->push(new commands::MoveItemsCommand(m_document, to));
+            });
+    connect(scene, &views::CanvasScene::composeRequested, this,
+            [stack, this](const std::string &device, const std::string &host) {
+                stack->push(new commands::ComposeCommand(m_document, device, host));
+            });
+    connect(scene, &views::CanvasScene::slotRequested, this,
+            [stack, this](const std::string &device, const std::string &chassis, int slot) {
+                stack->push(new commands::SetSlotCommand(m_document, device, chassis, slot));
+            });
+    connect(scene, &views::CanvasScene::linkRequested, this, &CanvasController::link);
+    connect(scene, &views::CanvasScene::partDropped, this,
+            [this](const QString &model, QPointF pos, const std::string &target, int slot) {
+                addPart(model, pos, target, slot);
+            });
+    connect(scene, &views::CanvasScene::linkKindDropped, this, &CanvasController::changeLinkKind);
+    connect(scene, &views::CanvasScene::message, this, &CanvasController::message);
+    connect(scene, &QGraphicsScene::selectionChanged, this, &CanvasController::showInspector);
+    connect(m_document, &Document::changed, this, &CanvasController::showInspector);
+
+    connect(inspector, &views::InspectorWidget::renameRequested, this,
+            [stack, this](const std::string &id, const std::string &name) {
+                stack->push(new commands::RenameCommand(m_document, id, name));
+            });
+    connect(inspector, &views::InspectorWidget::modelRequested, this,
+            [stack, this](const std::string &id, const std::string &model) {
+                stack->push(new commands::SetModelCommand(m_document, id, model));
+            });
+    connect(inspector, &views::InspectorWidget::hostRequested, this,
+            [stack, this](const std::string &device, const std::string &host) {
+                stack->push(new commands::ComposeCommand(m_document, device, host));
+            });
+    connect(inspector, &views::InspectorWidget::slotRequested, this,
+            [stack, this](const std::string &device, const std::string &chassis, int slot) {
+                stack->push(new commands::SetSlotCommand(m_document, device, chassis, slot));
+            });
+    connect(inspector, &views::InspectorWidget::linkEditRequested, this,
+            [stack, this](int index, const design::Link &l) {
+                stack->push(new commands::EditLinkCommand(m_document, index, l));
+            });
+    connect(inspector, &views::InspectorWidget::systemRenameRequested, this,
+            [stack, this](const std::string &from, const std::string &to) {
+                if (m_document->design().system(to)) {
+                    Q_EMIT message(tr("There is already a system named %1.").arg(q(to)));
+                    return;
+                }
+                stack->push(new commands::RenameSystemCommand(m_document, from, to));
+            });
+    connect(inspector, &views::InspectorWidget::designInfoRequested, this,
+            [stack, this](const std::string &name, const std::string &description) {
+                stack->push(new commands::SetDesignInfoCommand(m_document, name, description));
+            });
+    connect(palette, &views::PaletteWidget::partActivated, this, [this](const QString &model) {
+        const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
+        addPart(model, centre, {}, -1);
+    });
+}
+
+void CanvasController::showInspector()
+{
+    m_inspector->showSelection(m_document->design(), m_scene->selectedIds(),
+                               m_scene->selectedLinks());
+}
+
+std::string CanvasController::addPart(const QString &modelText, QPointF pos,
+                                      const std::string &target, int slot)
+{
+    const catalog::Catalog &catalog = catalog::Catalog::builtin();
+    const std::string model = modelText.toStdString();
+    const auto kind = catalog.kindOf(model);
+    const design::Design &current = m_document->design();
+    if (!kind || *kind == catalog::Kind::Link || *kind == catalog::Kind::Routing
+        || *kind == catalog::Kind::NvlinkBridge) {
+        Q_EMIT message(kind == catalog::Kind::NvlinkBridge
+                           ? tr("An NVLink bridge is a link: Shift+drag from one GPU to another.")
+                           : tr("%1 cannot be placed on the canvas.").arg(modelText));
+        return {};
+    }
+    const std::string id = design::uniqueId(current, prefixFor(*kind));
+    design::Design fragment;
+    const bool device = *kind == catalog::Kind::Gpu || *kind == catalog::Kind::Nvme
+                        || *kind == catalog::Kind::Nic;
+    const design::Chassis *chassis = current.findChassis(target);
+    const design::Host *host = current.host(target);
+    if (device && chassis) {
+        const catalog::Chassis *spec = catalog.chassis(chassis->model);
+        std::vector<bool> taken(spec ? std::size_t(spec->slots) : 0, false);
+        for (const design::Device &d : current.devices)
+            if (d.chassis == chassis->id && d.slot >= 0 && d.slot < int(taken.size()))
+                taken[std::size_t(d.slot)] = true;
+        if (slot < 0 || slot >= int(taken.size()) || taken[std::size_t(slot)]) {
+            const auto free = std::find(taken.begin(), taken.end(), false);
+            if (free == taken.end()) {
+                Q_EMIT message(tr("%1 has no free slot.").arg(q(chassis->id)));
+                return {};
+            }
+            slot = int(free - taken.begin());
+        }
+        fragment.devices.push_back({id, model, {}, chassis->id, slot});
+    } else if (device) {
+        fragment.devices.push_back({id, model, {}, {}, -1});
+        fragment.layout[id] = snappedPosition(pos);
+    } else if (*kind == catalog::Kind::Host) {
+        fragment.hosts.push_back({id, model, {}});
+        fragment.layout[id] = snappedPosition(pos);
+    } else if (*kind == catalog::Kind::Chassis) {
+        fragment.chassis.push_back({id, model, {}});
+        fragment.layout[id] = snappedPosition(pos);
+    } else {
+        fragment.switches.push_back({id, model, {}});
+        fragment.layout[id] = snappedPosition(pos);
+    }
+
+    QUndoStack *stack = m_document->undoStack();
+    const QString name = q(catalog.entry(model)->name);
+    if (device && host) {
+        // Dropped on a host: cable it to the host's first socket and compose it there, as one step.
+        design::Design with = current;
+        with.devices.push_back(fragment.devices.front());
+        const design::DesignIndex index(with);
+        const design::LinkChoice choice
+            = design::chooseLink(index, catalog, host->id + "/cpu0", id);
+        const design::Position hostAt
+            = current.layout.count(host->id) ? current.layout.at(host->id) : snappedPosition(pos);
+        fragment.layout[id] = {hostAt.x, hostAt.y + design::kHostBox.height + 60};
+        if (choice.ok())
+            fragment.links.push_back({host->id + "/cpu0", id, choice.kind, choice.count});
+        stack->beginMacro(tr("Add %1 to %2").arg(name, q(host->id)));
+        stack->push(new commands::AddItemsCommand(m_document, fragment, tr("Add %1").arg(name)));
+        stack->push(new commands::ComposeCommand(m_document, id, host->id));
+        stack->endMacro();
+    } else {
+        stack->push(new commands::AddItemsCommand(m_document, fragment, tr("Add %1").arg(name)));
+    }
+    m_scene->selectIds({id});
+    return id;
+}
+
+void CanvasController::link(const std::string &from, const std::string &to)
+{
+    const design::DesignIndex index(m_document->design());
+    const design::LinkChoice choice
+        = design::chooseLink(index, catalog::Catalog::builtin(), from, to);
+    if (!choice.ok()) {
+        Q_EMIT message(tr("Cannot link %1 to %2: %3").arg(q(from), q(to), q(choice.error)));
+        return;
+    }
+    m_document->undoStack()->push(
+        new commands::AddLinkCommand(m_document, {from, to, choice.kind, choice.count}));
+}
+
+void CanvasController::changeLinkKind(const QString &kindText, int index)
+{
+    const design::Design &d = m_document->design();
+    if (index < 0 || index >= int(d.links.size()))
+        return;
+    const catalog::Catalog &catalog = catalog::Catalog::builtin();
+    const catalog::LinkKind *now = catalog.link(d.links[std::size_t(index)].kind);
+    const catalog::LinkKind *wanted = catalog.link(kindText.toStdString());
+    if (!wanted || (now && now->family != wanted->family)) {
+        Q_EMIT message(tr("A %1 cable cannot replace this link: it joins other kinds of ports.")
+                           .arg(kindText));
+        return;
+    }
+    design::Link l = d.links[std::size_t(index)];
+    l.kind = wanted->id;
+    m_document->undoStack()->push(new commands::EditLinkCommand(m_document, index, l));
+}
+
+void CanvasController::deleteSelection()
+{
+    const std::vector<std::string> ids = m_scene->selectedIds();
+    std::vector<design::Link> links;
+    for (int i : m_scene->selectedLinks())
+        links.push_back(m_document->design().links[std::size_t(i)]);
+    if (ids.empty() && links.empty())
+        return;
+    m_document->undoStack()->push(new commands::RemoveItemsCommand(m_document, ids, links));
+}
+
+void CanvasController::copySelection()
+{
+    const std::vector<std::string> ids = m_scene->selectedIds();
+    if (ids.empty())
+        return;
+    const std::string text = design::writeDesign(design::copyItems(m_document->design(), ids));
+    auto *mime = new QMimeData;
+    mime->setData(QLatin1String(kDesignMime), QByteArray::fromStdString(text));
+    mime->setText(q(text));
+    QApplication::clipboard()->setMimeData(mime);
+    Q_EMIT message(tr("Copied %n item(s).", nullptr, int(ids.size())));
+}
+
+void CanvasController::paste()
+{
+    const QMimeData *mime = QApplication::clipboard()->mimeData();
+    if (!mime)
+        return;
+    const QByteArray data = mime->hasFormat(QLatin1String(kDesignMime))
+                                ? mime->data(QLatin1String(kDesignMime))
+                                : mime->text().toUtf8();
+    design::Design fragment;
+    try {
+        fragment = design::readDesign(data.toStdString(), tr("the clipboard").toStdString());
+    } catch (const InputError &e) {
+        Q_EMIT message(tr("Nothing to paste: %1").arg(q(e.what())));
+        return;
+    }
+    fragment = design::prepareForPaste(m_document->design(), std::move(fragment), 40, 40);
+    std::vector<std::string> ids;
+    for (const auto &h : fragment.hosts)
+        ids.push_back(h.id);
+    for (const auto &c : fragment.chassis)
+        ids.push_back(c.id);
+    for (const auto &s : fragment.switches)
+        ids.push_back(s.id);
+    for (const auto &d : fragment.devices)
+        ids.push_back(d.id);
+    m_document->undoStack()->push(new commands::AddItemsCommand(
+        m_document, fragment, tr("Paste %n item(s)", nullptr, int(ids.size()))));
+    m_scene->selectIds(ids);
+}
+
+bool CanvasController::groupSelection(const QString &name)
+{
+    const design::Design &d = m_document->design();
+    design::System system;
+    system.name = name.toStdString();
+    for (const std::string &id : m_scene->selectedIds()) {
+        if (d.host(id)) {
+            if (!system.host.empty()) {
+                Q_EMIT message(tr("Select one host (and its devices) to group a system."));
+                return false;
+            }
+            system.host = id;
+        } else if (d.device(id)) {
+            system.devices.push_back(id);
+        }
+    }
+    if (system.host.empty() || system.name.empty()) {
+        Q_EMIT message(tr("Select a host and the devices to compose to it, then group them."));
+        return false;
+    }
+    if (d.system(system.name)) {
+        Q_EMIT message(tr("There is already a system named %1.").arg(name));
+        return false;
+    }
+    m_document->undoStack()->push(new commands::GroupSystemCommand(m_document, system));
+    return true;
+}
+
+void CanvasController::tidyLayout()
+{
+    const auto positions
+        = design::autoLayout(m_document->design(), catalog::Catalog::builtin(), false);
+    if (positions.empty())
+        return;
+    auto *command = new commands::MoveItemsCommand(m_document, positions);
+    command->setText(tr("Tidy layout"));
+    m_document->undoStack()->push(command);
+    m_view->fitAll();
+}
+
+void CanvasController::addEditActions(QMenu *edit)
+{
+    edit->addSeparator();
+    edit->addAction(tr("Cu&t"), QKeySequence::Cut, this, [this] {
+        copySelection();
+        deleteSelection();
+    });
+    edit->addAction(tr("&Copy"), QKeySequence::Copy, this, &CanvasController::copySelection);
+    edit->addAction(tr("&Paste"), QKeySequence::Paste, this, &CanvasController::paste);
+    QAction *del = edit->addAction(tr("&Delete"), this, &CanvasController::deleteSelection);
+    del->setShortcuts({QKeySequence::Delete, QKeySequence(Qt::Key_Backspace)});
+    del->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_view->addAction(del); // only while the canvas has focus, so text fields keep Delete
+    edit->addAction(tr("Select &All"), QKeySequence::SelectAll, this, [this] {
+        for (QGraphicsItem *item : m_scene->items())
+            if (item->flags() & QGraphicsItem::ItemIsSelectable)
+                item->setSelected(true);
+    });
+    edit->addSeparator();
+    edit->addAction(tr("&Rename"), QKeySequence(Qt::Key_F2), this, [this] {
+        if (QWidget *w = m_inspector->editor(QStringLiteral("name"))) {
+            w->setFocus();
+        }
+    });
+    edit->addAction(tr("&Group into System..."), QKeySequence(tr("Ctrl+G")), this, [this] {
+        QString host;
+        for (const std::string &id : m_scene->selectedIds())
+            if (m_document->design().host(id))
+                host = q(id);
+        bool ok = false;
+        const QString name = QInputDialog::getText(
+            m_view, tr("Group into a composed system"), tr("System name:"), QLineEdit::Normal,
+            host.isEmpty() ? tr("system") : host + tr(" system"), &ok);
+        if (ok)
+            groupSelection(name);
+    });
+}
+
+void CanvasController::addViewActions(QMenu *view)
+{
+    view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] { m_view->zoomBy(1.25); });
+    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { m_view->zoomBy(0.8); });
+    view->addAction(tr("&Fit to Window"), QKeySequence(tr("Ctrl+0")), this,
+                    [this] { m_view->fitAll(); });
+    view->addSeparator();
+    m_snap = view->addAction(tr("&Snap to Grid"));
+    m_snap->setCheckable(true);
+    m_snap->setChecked(QSettings().value(QStringLiteral("canvas/snap"), true).toBool());
+    m_scene->setSnapToGrid(m_snap->isChecked());
+    connect(m_snap, &QAction::toggled, this, [this](bool on) {
+        m_scene->setSnapToGrid(on);
+        QSettings().setValue(QStringLiteral("canvas/snap"), on);
+    });
+    view->addAction(tr("&Tidy Layout"), QKeySequence(tr("Ctrl+L")), this,
+                    &CanvasController::tidyLayout);
+}
+
+} // namespace clab

@@ -1,0 +1,576 @@
+#include "canvasscene.h"
+
+#include "catalog/catalog.h"
+#include "design/autolayout.h"
+#include "design/designindex.h"
+#include "design/linking.h"
+
+#include <QGraphicsSceneDragDropEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QMimeData>
+#include <QPainter>
+#include <QPalette>
+
+#include <cmath>
+
+namespace clab::views {
+
+namespace {
+
+QString text(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+QString iconFor(const catalog::Catalog &c, const std::string &model, NodeKind kind)
+{
+    switch (kind) {
+    case NodeKind::Host:
+        return QStringLiteral(":/icons/host.svg");
+    case NodeKind::Chassis:
+        return QStringLiteral(":/icons/chassis.svg");
+    default:
+        break;
+    }
+    switch (c.kindOf(model).value_or(catalog::Kind::Routing)) {
+    case catalog::Kind::Gpu:
+        return QStringLiteral(":/icons/gpu.svg");
+    case catalog::Kind::Nvme:
+        return QStringLiteral(":/icons/nvme.svg");
+    case catalog::Kind::Nic:
+        return QStringLiteral(":/icons/nic.svg");
+    case catalog::Kind::PcieSwitch:
+        return QStringLiteral(":/icons/pcieswitch.svg");
+    case catalog::Kind::NetworkSwitch:
+        return QStringLiteral(":/icons/networkswitch.svg");
+    case catalog::Kind::NvSwitch:
+    case catalog::Kind::NvlinkBridge:
+        return QStringLiteral(":/icons/nvswitch.svg");
+    default:
+        return {};
+    }
+}
+
+QString modelName(const catalog::Catalog &c, const std::string &model, bool brief)
+{
+    const catalog::Entry *e = c.entry(model);
+    if (!e)
+        return QObject::tr("%1 (not in the catalog)").arg(text(model));
+    return text(brief ? e->id : e->name);
+}
+
+QColor linkColour(const catalog::LinkKind *kind)
+{
+    if (!kind)
+        return QColor(0x99, 0x99, 0x99);
+    switch (kind->family) {
+    case catalog::LinkFamily::Pcie:
+        return QColor(0x4a, 0x78, 0xb5);
+    case catalog::LinkFamily::Nvlink:
+        return QColor(0x3a, 0x9a, 0x3a);
+    case catalog::LinkFamily::Infiniband:
+    case catalog::LinkFamily::Ethernet:
+        return QColor(0xc0, 0x6a, 0x2a);
+    case catalog::LinkFamily::Socket:
+        return QColor(0x88, 0x88, 0x88);
+    }
+    return QColor(0x99, 0x99, 0x99);
+}
+
+NodeLook makeLook(const QString &title, const QString &subtitle, const QString &icon)
+{
+    NodeLook look;
+    look.title = title;
+    look.subtitle = subtitle;
+    look.icon = icon;
+    return look;
+}
+
+double snapped(double v, bool snap)
+{
+    const double step = 2 * design::kGrid;
+    return snap ? std::round(v / step) * step : v;
+}
+
+} // namespace
+
+CanvasScene::CanvasScene(const catalog::Catalog &catalog, QObject *parent)
+    : QGraphicsScene(parent)
+    , m_catalog(catalog)
+{
+}
+
+QColor CanvasScene::systemColour(int index)
+{
+    // Eight hues that stay apart on light and dark backgrounds.
+    static const QColor colours[]
+        = {{0x1f, 0x77, 0xb4}, {0xd6, 0x27, 0x28}, {0x2c, 0xa0, 0x2c}, {0x94, 0x67, 0xbd},
+           {0xff, 0x7f, 0x0e}, {0x17, 0xbe, 0xcf}, {0xe3, 0x77, 0xc2}, {0xbc, 0xbd, 0x22}};
+    return colours[index % 8];
+}
+
+NodeItem *CanvasScene::node(const std::string &id) const
+{
+    const auto it = m_nodes.find(id);
+    return it == m_nodes.end() ? nullptr : it->second;
+}
+
+LinkItem *CanvasScene::link(int index) const
+{
+    return index >= 0 && index < int(m_links.size()) ? m_links[index] : nullptr;
+}
+
+std::vector<std::string> CanvasScene::selectedIds() const
+{
+    std::vector<std::string> ids;
+    for (QGraphicsItem *item : selectedItems())
+        if (item->type() == NodeItem::Type)
+            ids.push_back(static_cast<NodeItem *>(item)->id());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+std::vector<int> CanvasScene::selectedLinks() const
+{
+    std::vector<int> links;
+    for (QGraphicsItem *item : selectedItems())
+        if (item->type() == LinkItem::Type && static_cast<LinkItem *>(item)->index() >= 0)
+            links.push_back(static_cast<LinkItem *>(item)->index());
+    std::sort(links.begin(), links.end());
+    return links;
+}
+
+void CanvasScene::selectIds(const std::vector<std::string> &ids)
+{
+    QSignalBlocker blocker(this);
+    clearSelection();
+    for (const std::string &id : ids)
+        if (NodeItem *n = node(id))
+            n->setSelected(true);
+    blocker.unblock();
+    Q_EMIT selectionChanged();
+}
+
+void CanvasScene::setSnapToGrid(bool on)
+{
+    m_snap = on;
+    update();
+}
+
+void CanvasScene::setDesign(const design::Design &design,
+                            const std::vector<design::Finding> &findings)
+{
+    m_design = design;
+    syncNodes(findings);
+    placeNodes();
+    syncLinks();
+    updateLinkGeometry();
+}
+
+void CanvasScene::syncNodes(const std::vector<design::Finding> &findings)
+{
+    using design::Severity;
+    std::map<std::string, std::pair<int, int>> counts;
+    std::map<std::string, QString> messages;
+    for (const design::Finding &f : findings) {
+        for (const std::string &id : f.items) {
+            auto &[errors, warnings] = counts[id];
+            (f.severity == Severity::Error ? errors : warnings) += 1;
+            QString &m = messages[id];
+            if (!m.isEmpty())
+                m += QLatin1Char('\n');
+            m += (f.severity == Severity::Error ? tr("Error: ") : tr("Warning: "))
+                 + text(f.message);
+        }
+    }
+    std::map<std::string, std::pair<int, std::string>> systemOf; // item -> system index, name
+    for (std::size_t i = 0; i < m_design.systems.size(); ++i) {
+        const design::System &s = m_design.systems[i];
+        systemOf.emplace(s.host, std::pair{int(i), s.name});
+        for (const std::string &d : s.devices)
+            systemOf.emplace(d, std::pair{int(i), s.name});
+    }
+
+    std::map<std::string, NodeItem *> kept;
+    auto upsert
+        = [&](NodeKind kind, const std::string &id, NodeLook look, QSizeF size, NodeItem *parent) {
+              const auto found = counts.find(id);
+              if (found != counts.end()) {
+                  look.errors = found->second.first;
+                  look.warnings = found->second.second;
+                  look.findingsText = messages[id];
+              }
+              const auto sys = systemOf.find(id);
+              if (sys != systemOf.end()) {
+                  look.accent = systemColour(sys->second.first);
+                  look.system = text(sys->second.second);
+              }
+              NodeItem *item = node(id);
+              if (!item || item->kind() != kind || kept.count(id)) {
+                  if (kept.count(id))
+                      return; // a duplicate id (a design-rule error): show the first
+                  item = new NodeItem(kind, id, size);
+                  addItem(item);
+              }
+              item->setSize(size);
+              if (item->parentItem() != parent)
+                  item->setParentItem(parent);
+              item->setLook(look);
+              kept[id] = item;
+          };
+
+    for (const design::Host &h : m_design.hosts) {
+        NodeLook look
+            = makeLook(text(h.name.empty() ? h.id : h.name), modelName(m_catalog, h.model, false),
+                       iconFor(m_catalog, h.model, NodeKind::Host));
+        const catalog::Host *spec = m_catalog.host(h.model);
+        for (int s = 0; s < (spec ? spec->sockets : 1); ++s)
+            look.ports << QStringLiteral("cpu%1").arg(s);
+        upsert(NodeKind::Host, h.id, look, {design::kHostBox.width, design::kHostBox.height},
+               nullptr);
+    }
+    for (const design::Chassis &c : m_design.chassis) {
+        NodeLook look
+            = makeLook(text(c.name.empty() ? c.id : c.name), modelName(m_catalog, c.model, false),
+                       iconFor(m_catalog, c.model, NodeKind::Chassis));
+        const catalog::Chassis *spec = m_catalog.chassis(c.model);
+        look.slots = spec ? spec->slots : 0;
+        for (int p = 0; p < (spec ? spec->hostPorts : 0); ++p)
+            look.ports << QStringLiteral("up%1").arg(p);
+        const design::Box box = design::chassisBox(spec ? spec->slots : design::kSlotsPerRow);
+        upsert(NodeKind::Chassis, c.id, look, {box.width, box.height}, nullptr);
+    }
+    for (const design::Switch &s : m_design.switches) {
+        NodeLook look
+            = makeLook(text(s.name.empty() ? s.id : s.name), modelName(m_catalog, s.model, false),
+                       iconFor(m_catalog, s.model, NodeKind::Switch));
+        upsert(NodeKind::Switch, s.id, look, {design::kSwitchBox.width, design::kSwitchBox.height},
+               nullptr);
+    }
+    for (const design::Device &d : m_design.devices) {
+        NodeLook look
+            = makeLook(text(d.name.empty() ? d.id : d.name), modelName(m_catalog, d.model, true),
+                       iconFor(m_catalog, d.model, NodeKind::Device));
+        NodeItem *parent = d.chassis.empty()       ? nullptr
+                           : kept.count(d.chassis) ? kept[d.chassis]
+                                                   : nullptr;
+        upsert(NodeKind::Device, d.id, look, {design::kDeviceBox.width, design::kDeviceBox.height},
+               parent);
+    }
+    for (auto &[id, item] : m_nodes) {
+        if (!kept.count(id) || kept[id] != item) {
+            if (m_hover == item)
+                m_hover = nullptr;
+            // Children (a chassis' devices) were either kept and re-parented above or go too.
+            for (QGraphicsItem *child : item->childItems())
+                child->setParentItem(nullptr);
+            removeItem(item);
+            delete item;
+        }
+    }
+    m_nodes = std::move(kept);
+}
+
+void CanvasScene::placeNodes()
+{
+    bool missing = false;
+    for (const auto &[id, item] : m_nodes)
+        if (!item->parentItem() && !m_design.layout.count(id))
+            missing = true;
+    m_positions = missing ? design::autoLayout(m_design, m_catalog, true) : m_design.layout;
+    for (const design::Device &d : m_design.devices) {
+        NodeItem *item = node(d.id);
+        if (item && item->parentItem() && d.slot >= 0) {
+            const design::Position p = design::slotOffset(d.slot);
+            item->setPos(p.x, p.y);
+        }
+    }
+    for (const auto &[id, item] : m_nodes) {
+        if (item->parentItem())
+            continue;
+        const auto it = m_positions.find(id);
+        if (it != m_positions.end())
+            item->setPos(it->second.x, it->second.y);
+    }
+}
+
+void CanvasScene::syncLinks()
+{
+    const std::size_t n = m_design.links.size();
+    while (m_links.size() > n) {
+        delete m_links.back();
+        m_links.pop_back();
+    }
+    while (m_links.size() < n) {
+        m_links.push_back(new LinkItem(int(m_links.size())));
+        addItem(m_links.back());
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const design::Link &l = m_design.links[i];
+        const catalog::LinkKind *kind = m_catalog.link(l.kind);
+        const QString label
+            = l.count > 1 ? QStringLiteral("%1 ×%2").arg(text(l.kind)).arg(l.count) : text(l.kind);
+        const double gbps = kind ? kind->achievedGBps(l.count) : 0;
+        const double width = std::clamp(1.0 + std::log2(std::max(1.0, gbps)) / 2.5, 1.0, 4.5);
+        const QString tip = tr("%1 → %2\n%3, %4 GB/s per direction (achieved)")
+                                .arg(text(l.from), text(l.to), label)
+                                .arg(gbps, 0, 'f', 1);
+        m_links[i]->setLook(label, linkColour(kind), width, false, tip);
+    }
+
+    // Assignment lines: host to each device composed to it.
+    for (LinkItem *a : m_assignments)
+        delete a;
+    m_assignments.clear();
+    for (std::size_t s = 0; s < m_design.systems.size(); ++s) {
+        const design::System &system = m_design.systems[s];
+        for (const std::string &d : system.devices) {
+            if (!node(system.host) || !node(d))
+                continue;
+            auto *line = new LinkItem(-1);
+            QColor c = systemColour(int(s));
+            c.setAlphaF(0.6);
+            line->setLook({}, c, 1.3, true,
+                          tr("%1 is composed to %2").arg(text(d), text(system.name)));
+            line->setData(0, text(system.host));
+            line->setData(1, text(d));
+            addItem(line);
+            m_assignments.push_back(line);
+        }
+    }
+}
+
+QPointF CanvasScene::anchorOf(const std::string &endpoint) const
+{
+    const design::Endpoint e = design::splitEndpoint(endpoint);
+    NodeItem *item = node(e.item);
+    if (!item)
+        return {};
+    return item->mapToScene(item->portAnchor(text(e.port)));
+}
+
+void CanvasScene::updateLinkGeometry()
+{
+    for (std::size_t i = 0; i < m_links.size() && i < m_design.links.size(); ++i)
+        m_links[i]->setEnds(anchorOf(m_design.links[i].from), anchorOf(m_design.links[i].to));
+    for (LinkItem *a : m_assignments)
+        a->setEnds(anchorOf(a->data(0).toString().toStdString()),
+                   anchorOf(a->data(1).toString().toStdString()));
+}
+
+NodeItem *CanvasScene::nodeAt(QPointF scenePos, const QGraphicsItem *except) const
+{
+    // Topmost first, so a device in a slot wins over its chassis.
+    for (QGraphicsItem *item : items(scenePos)) {
+        if (item == except || item->type() != NodeItem::Type)
+            continue;
+        auto *n = static_cast<NodeItem *>(item);
+        if (QRectF(QPointF(0, 0), n->boundingRect().size() - QSizeF(28, 28))
+                .contains(n->mapFromScene(scenePos))
+            || !n->portAt(n->mapFromScene(scenePos)).isEmpty())
+            return n;
+    }
+    return nullptr;
+}
+
+void CanvasScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton) {
+        NodeItem *n = nodeAt(event->scenePos());
+        const QString port = n ? n->portAt(n->mapFromScene(event->scenePos())) : QString();
+        const bool shift = event->modifiers() & Qt::ShiftModifier;
+        if (n && (!port.isEmpty() || (shift && n->kind() != NodeKind::Chassis))) {
+            // A link drag: from a port, or from any item with Shift held.
+            m_linkFrom = port.isEmpty() ? n->id() : n->id() + "/" + port.toStdString();
+            m_rubber = new LinkItem(-1);
+            m_rubber->setLook({}, palette().color(QPalette::Highlight), 2, true, {});
+            m_rubber->setEnds(event->scenePos(), event->scenePos());
+            m_rubber->setZValue(10);
+            addItem(m_rubber);
+            event->accept();
+            return;
+        }
+    }
+    QGraphicsScene::mousePressEvent(event);
+    m_pressPositions.clear();
+    for (QGraphicsItem *item : selectedItems())
+        if (item->type() == NodeItem::Type)
+            m_pressPositions[static_cast<NodeItem *>(item)->id()] = item->pos();
+}
+
+void CanvasScene::mouseMoveEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (m_rubber) {
+        m_rubber->setEnds(anchorOf(m_linkFrom), event->scenePos());
+        NodeItem *target = nodeAt(event->scenePos());
+        if (m_hover && m_hover != target)
+            m_hover->setHighlighted(false);
+        m_hover = nullptr;
+        if (target) {
+            const QString port = target->portAt(target->mapFromScene(event->scenePos()));
+            const std::string to
+                = port.isEmpty() ? target->id() : target->id() + "/" + port.toStdString();
+            const design::DesignIndex index(m_design);
+            if (design::chooseLink(index, m_catalog, m_linkFrom, to).ok()) {
+                m_hover = target;
+                m_hover->setHighlighted(true); // only compatible ports light up
+            }
+        }
+        return;
+    }
+    QGraphicsScene::mouseMoveEvent(event);
+    if (!m_pressPositions.empty())
+        updateLinkGeometry();
+}
+
+void CanvasScene::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (m_rubber) {
+        finishLinkDrag(event->scenePos());
+        return;
+    }
+    QGraphicsScene::mouseReleaseEvent(event);
+    if (event->button() == Qt::LeftButton)
+        finishMove();
+}
+
+void CanvasScene::finishLinkDrag(QPointF scenePos)
+{
+    delete m_rubber;
+    m_rubber = nullptr;
+    if (m_hover)
+        m_hover->setHighlighted(false);
+    m_hover = nullptr;
+    const std::string from = m_linkFrom;
+    m_linkFrom.clear();
+    NodeItem *target = nodeAt(scenePos);
+    if (!target)
+        return;
+    const QString port = target->portAt(target->mapFromScene(scenePos));
+    const std::string to = port.isEmpty() ? target->id() : target->id() + "/" + port.toStdString();
+    if (design::splitEndpoint(from).item != target->id())
+        Q_EMIT linkRequested(from, to);
+}
+
+void CanvasScene::finishMove()
+{
+    std::vector<NodeItem *> moved;
+    for (const auto &[id, start] : m_pressPositions) {
+        NodeItem *n = node(id);
+        if (n && n->pos() != start)
+            moved.push_back(n);
+    }
+    m_pressPositions.clear();
+    if (moved.empty())
+        return;
+    if (moved.size() == 1 && moved.front()->kind() == NodeKind::Device
+        && finishDeviceDrop(moved.front())) {
+        placeNodes(); // the device goes back until the document says otherwise
+        updateLinkGeometry();
+        return;
+    }
+    std::map<std::string, design::Position> to;
+    for (NodeItem *n : moved)
+        if (!n->parentItem()) // a device in a slot stays in its slot
+            to[n->id()] = {snapped(n->pos().x(), m_snap), snapped(n->pos().y(), m_snap)};
+    placeNodes();
+    if (!to.empty())
+        Q_EMIT moveRequested(to);
+    updateLinkGeometry();
+}
+
+bool CanvasScene::finishDeviceDrop(NodeItem *device)
+{
+    const design::Device *d = m_design.device(device->id());
+    if (!d)
+        return false;
+    const QPointF centre = device->mapToScene(device->portAnchor({}));
+    NodeItem *target = nodeAt(centre, device);
+    if (target && target->kind() == NodeKind::Host) {
+        Q_EMIT composeRequested(d->id, target->id());
+        return true;
+    }
+    if (target && target->kind() == NodeKind::Chassis) {
+        const int slot = target->slotAt(target->mapFromScene(centre));
+        bool taken = false;
+        for (const design::Device &other : m_design.devices)
+            if (other.chassis == target->id() && other.slot == slot && other.id != d->id)
+                taken = true;
+        if (slot >= 0 && !taken && (d->chassis != target->id() || d->slot != slot)) {
+            Q_EMIT slotRequested(d->id, target->id(), slot);
+            return true;
+        }
+        if (d->chassis == target->id()) {
+            // Dropped back on its own chassis: release it to the pool if it was composed.
+            for (const design::System &s : m_design.systems)
+                if (std::find(s.devices.begin(), s.devices.end(), d->id) != s.devices.end()) {
+                    Q_EMIT composeRequested(d->id, {});
+                    return true;
+                }
+            return true;
+        }
+        return true;
+    }
+    // A device in a slot dropped elsewhere goes back to its slot.
+    return device->parentItem() != nullptr;
+}
+
+void CanvasScene::dragEnterEvent(QGraphicsSceneDragDropEvent *event)
+{
+    event->setAccepted(event->mimeData()->hasFormat(QLatin1String(kPartMimeType)));
+}
+
+void CanvasScene::dragMoveEvent(QGraphicsSceneDragDropEvent *event)
+{
+    event->setAccepted(event->mimeData()->hasFormat(QLatin1String(kPartMimeType)));
+}
+
+void CanvasScene::dropEvent(QGraphicsSceneDragDropEvent *event)
+{
+    if (!event->mimeData()->hasFormat(QLatin1String(kPartMimeType)))
+        return;
+    const QString model = QString::fromUtf8(event->mimeData()->data(QLatin1String(kPartMimeType)));
+    event->acceptProposedAction();
+    if (m_catalog.kindOf(model.toStdString()) == catalog::Kind::Link) {
+        for (QGraphicsItem *item : items(event->scenePos()))
+            if (item->type() == LinkItem::Type && static_cast<LinkItem *>(item)->index() >= 0) {
+                Q_EMIT linkKindDropped(model, static_cast<LinkItem *>(item)->index());
+                return;
+            }
+        Q_EMIT message(tr("Drop a cable kind onto a link to change it; drag from a port to a "
+                          "port to make a new link."));
+        return;
+    }
+    NodeItem *target = nodeAt(event->scenePos());
+    int slot = -1;
+    if (target && target->kind() == NodeKind::Device && target->parentItem()) {
+        // Over an occupied slot: the chassis is the target.
+        target = static_cast<NodeItem *>(target->parentItem());
+    }
+    if (target && target->kind() == NodeKind::Chassis)
+        slot = target->slotAt(target->mapFromScene(event->scenePos()));
+    Q_EMIT partDropped(model, event->scenePos(), target ? target->id() : std::string(), slot);
+}
+
+void CanvasScene::drawBackground(QPainter *painter, const QRectF &rect)
+{
+    const QPalette pal = palette();
+    painter->fillRect(rect, pal.color(QPalette::Window));
+    if (!m_snap)
+        return;
+    // A dot grid at the snapping step, faint so it never competes with the items.
+    const double step = 2 * design::kGrid;
+    QColor dot = pal.color(QPalette::Mid);
+    dot.setAlphaF(0.5);
+    painter->setPen(QPen(dot, 0));
+    const double left = std::floor(rect.left() / step) * step;
+    const double top = std::floor(rect.top() / step) * step;
+    QVector<QPointF> points;
+    for (double x = left; x < rect.right(); x += step)
+        for (double y = top; y < rect.bottom(); y += step)
+            points.append({x, y});
+    if (points.size() < 200000)
+        painter->drawPoints(points.data(), int(points.size()));
+}
+
+} // namespace clab::views
