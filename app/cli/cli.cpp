@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/importcommand.h"
 #include "cli/topocommand.h"
+#include "cli/upgradecommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -22,7 +23,7 @@ namespace {
 const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names
-        = {"analyze", "bench", "predict", "calibrate", "validate", "topo", "import", "chart", "render", "example"};
+        = {"analyze", "bench", "predict", "calibrate", "validate", "topo", "import", "chart", "render", "example", "upgrade"};
     return names;
 }
 
@@ -105,6 +106,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     addChartSubcommand(app, chartOptions);
     RenderOptions renderOptions;
     addRenderSubcommand(app, renderOptions);
+    UpgradeOptions upgradeOptions;
+    addUpgradeSubcommand(app, upgradeOptions);
     ExampleOptions exampleOptions;
     addExampleSubcommand(app, exampleOptions);
 
@@ -146,6 +149,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
         return chartCommand(chartOptions, out, err);
     if (app.get_subcommand("render")->parsed())
         return renderCommand(renderOptions, out, err);
+    if (app.get_subcommand("upgrade")->parsed())
+        return upgradeCommand(upgradeOptions, out, err);
     if (app.get_subcommand("example")->parsed())
         return exampleCommand(exampleOptions, out, err);
     return 2;
