@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <functional>
+#include <set>
 #include <unordered_map>
 
 namespace clab::design {
@@ -18,6 +20,66 @@ constexpr double kColumnGap = 30;
 double snapToGrid(double v)
 {
     return std::round(v / kGrid) * kGrid;
+}
+
+// Second pass, bottom row up: an item moves right to sit over the items below that it links to
+// (hosts over their switches, switches over their GPUs), keeping its row's order and gaps.
+void centreOverChildren(const Design &design, const catalog::Catalog &catalog,
+                        const std::map<int, std::vector<std::string>> &rows,
+                        std::unordered_map<std::string, std::vector<std::string>> &neighbours,
+                        const std::function<std::string(const std::string &)> &placed,
+                        std::map<std::string, Position> &result)
+{
+    std::unordered_map<std::string, int> rowOf;
+    for (const auto &[r, ids] : rows)
+        for (const std::string &id : ids)
+            rowOf[id] = r;
+    // Only a child with one parent pulls it: a board every GPU links to (an NVSwitch, a network
+    // switch) would otherwise drag each GPU towards itself.
+    std::unordered_map<std::string, std::set<std::string>> parents;
+    for (const auto &[id, r] : rowOf) {
+        std::vector<std::string> from{id};
+        for (const Device &d : design.devices)
+            if (d.chassis == id)
+                from.push_back(d.id);
+        for (const std::string &f : from)
+            for (const std::string &nb : neighbours[f]) {
+                const auto it = rowOf.find(placed(nb));
+                if (it != rowOf.end() && it->second < r)
+                    parents[id].insert(it->first);
+            }
+    }
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+        std::vector<std::string> ids = it->second;
+        std::sort(ids.begin(), ids.end(), [&](const std::string &a, const std::string &b) {
+            return result[a].x < result[b].x;
+        });
+        double minX = 0;
+        for (const std::string &id : ids) {
+            const Box box = boxOf(design, catalog, id);
+            double sum = 0;
+            int n = 0;
+            auto add = [&](const std::string &from) {
+                for (const std::string &nb : neighbours[from]) {
+                    const std::string p = placed(nb);
+                    const auto r = rowOf.find(p);
+                    if (r != rowOf.end() && r->second > it->first && parents[p].size() == 1) {
+                        sum += result[p].x + boxOf(design, catalog, p).width / 2;
+                        ++n;
+                    }
+                }
+            };
+            add(id);
+            for (const Device &d : design.devices)
+                if (d.chassis == id)
+                    add(d.id);
+            Position &p = result[id];
+            if (n)
+                p.x = std::max(p.x, snapToGrid(sum / n - box.width / 2));
+            p.x = std::max(p.x, minX);
+            minX = std::ceil((p.x + box.width + kColumnGap) / kGrid) * kGrid;
+        }
+    }
 }
 
 } // namespace
@@ -78,7 +140,7 @@ std::map<std::string, Position> autoLayout(const Design &design, const catalog::
     for (const Device &d : design.devices)
         if (!d.chassis.empty())
             stand[d.id] = d.chassis;
-    auto placed = [&](const std::string &id) {
+    const std::function<std::string(const std::string &)> placed = [&](const std::string &id) {
         const auto it = stand.find(id);
         return it == stand.end() ? id : it->second;
     };
@@ -168,6 +230,7 @@ std::map<std::string, Position> autoLayout(const Design &design, const catalog::
         }
         top += height + kRowGap;
     }
+    centreOverChildren(design, catalog, rows, neighbours, placed, result);
     return result;
 }
 

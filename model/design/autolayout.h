@@ -24,7 +24,7 @@ inline constexpr Box kHostBox{180, 70};
 inline constexpr Box kSwitchBox{150, 56};
 inline constexpr Box kDeviceBox{86, 56};
 inline constexpr double kChassisPadding = 10;
-inline constexpr double kChassisHeader = 34;
+inline constexpr double kChassisHeader = 52; // title and model above the slots
 Box chassisBox(int slots);
 // The top-left corner of slot `slot` relative to its chassis' top-left corner.
 Position slotOffset(int slot);

@@ -325,7 +325,10 @@ void CanvasScene::syncLinks()
     for (std::size_t s = 0; s < m_design.systems.size(); ++s) {
         const design::System &system = m_design.systems[s];
         for (const std::string &d : system.devices) {
-            if (!node(system.host) || !node(d))
+            // Only pooled devices: a device cabled to its host shows whose it is by its links
+            // and colour, and lines to each of them would hide the links.
+            const design::Device *device = m_design.device(d);
+            if (!node(system.host) || !node(d) || !device || device->chassis.empty())
                 continue;
             auto *line = new LinkItem(-1);
             QColor c = systemColour(int(s));
