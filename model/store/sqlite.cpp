@@ -23,6 +23,10 @@ std::string failureMessage(sqlite3 *db, const std::string &dbPath, const std::st
                + " s. Nothing was changed; try again when it has finished.";
     }
     case SQLITE_READONLY:
+        // WAL mode needs <db>-shm and -wal beside the database, even to read it.
+        if (code == SQLITE_READONLY_DIRECTORY || code == SQLITE_READONLY_CANTINIT)
+            return dbPath + ": cannot write: its folder is read-only, and SQLite must create "
+                   + dbPath + "-wal and -shm beside it. Nothing was changed.";
         return dbPath
                + ": cannot write: the database is read-only (the file, its folder or the "
                  "file system does not allow writing). Nothing was changed.";

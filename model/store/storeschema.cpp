@@ -141,11 +141,12 @@ void migrate(sqlite3 *db, const std::string &path)
     int version = 0;
     if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr) != SQLITE_OK
         || sqlite3_step(stmt) != SQLITE_ROW) {
+        // Only a damaged file is "not usable"; a busy, read-only or unreachable one says so.
         const int code = sqlite3_errcode(db);
-        const std::string message = code == SQLITE_BUSY || code == SQLITE_LOCKED
-                                        ? failureMessage(db, path)
-                                        : path + ": not a usable SQLite database ("
-                                              + sqlite3_errmsg(db) + "); left untouched";
+        const std::string message = code == SQLITE_NOTADB || code == SQLITE_CORRUPT
+                                        ? path + ": not a usable SQLite database ("
+                                              + sqlite3_errmsg(db) + "); left untouched"
+                                        : failureMessage(db, path);
         sqlite3_finalize(stmt);
         throw StoreError(message);
     }
