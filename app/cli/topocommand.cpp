@@ -2,7 +2,6 @@
 // model/cluster (reportOf); this file only parses, dispatches and prints.
 #include "cli/topocommand.h"
 
-#include "cluster/generators.h"
 #include "cluster/placementstudy.h"
 #include "cluster/report.h"
 #include "util/fileio.h"
@@ -17,38 +16,6 @@
 namespace clab::cli {
 
 namespace {
-
-const char *const kKinds = "fattree, rail, dragonfly, torus, hyperx, hammingmesh";
-
-std::pair<int, int> boardOrGrid(const std::string &text, const char *parameter, const char *form)
-{
-    const auto dims = cluster::parseDims(text, "hammingmesh", parameter);
-    if (dims.size() != 2)
-        cluster::badParameter("hammingmesh", parameter,
-                              std::string("expected ") + form + ", got \"" + text + "\"");
-    return {dims[0], dims[1]};
-}
-
-std::optional<cluster::Topology> build(const TopoOptions &o)
-{
-    using namespace cluster;
-    if (o.kind == "fattree")
-        return fatTree({o.endpoints, o.radix, o.taper, o.levels});
-    if (o.kind == "rail")
-        return railFatTree({o.servers, o.perServer, o.radix});
-    if (o.kind == "dragonfly")
-        return dragonfly({o.p, o.a, o.h, o.groups});
-    if (o.kind == "torus")
-        return torus(parseDims(o.dims, o.kind, "dims"));
-    if (o.kind == "hyperx")
-        return hyperX(parseDims(o.dims, o.kind, "dims"));
-    if (o.kind == "hammingmesh") {
-        const auto board = boardOrGrid(o.board, "board", "AxB");
-        const auto grid = boardOrGrid(o.grid, "grid", "XxY");
-        return hammingMesh({board.first, board.second, grid.first, grid.second, o.radix});
-    }
-    return std::nullopt;
-}
 
 OrderedJson toJson(const cluster::TopologyReport &r, const cluster::PriceTable &prices)
 {
@@ -220,8 +187,8 @@ int placeCommand(const TopoOptions &o, std::ostream &out, std::ostream &err)
             << "\"; expected sorted, greedy or both\n";
         return 2;
     }
-    const auto board = boardOrGrid(o.board, "board", "AxB");
-    const auto grid = boardOrGrid(o.grid, "grid", "XxY");
+    const auto board = cluster::parsePair(o.board, o.kind, "board");
+    const auto grid = cluster::parsePair(o.grid, o.kind, "grid");
     cluster::PlacementStudyParams p;
     p.x = grid.first;
     p.y = grid.second;
@@ -246,10 +213,9 @@ int topoCommand(const TopoOptions &o, std::ostream &out, std::ostream &err)
     try {
         if (!o.place.empty())
             return placeCommand(o, out, err);
-        const auto topology = build(o);
-        if (!topology) {
-            err << "composelab topo: unknown kind \"" << o.kind << "\"; expected one of " << kKinds
-                << "\n";
+        if (!cluster::isTopologyKind(o.kind)) {
+            err << "composelab topo: unknown kind \"" << o.kind << "\"; expected one of "
+                << cluster::kTopologyKinds << "\n";
             return 2;
         }
         for (double s : o.sizes) {
@@ -259,8 +225,9 @@ int topoCommand(const TopoOptions &o, std::ostream &out, std::ostream &err)
         const cluster::PriceTable prices
             = o.prices.empty() ? cluster::defaultPriceTable()
                                : cluster::readPriceTable(readTextFile(o.prices), o.prices);
-        const auto report = cluster::reportOf(
-            *topology, prices, o.sizes.empty() ? cluster::defaultMessageSizes() : o.sizes);
+        const auto report
+            = cluster::reportOf(cluster::buildTopology(o), prices,
+                                o.sizes.empty() ? cluster::defaultMessageSizes() : o.sizes);
         if (o.json)
             out << toJson(report, prices).dump(2) << "\n";
         else
@@ -276,7 +243,7 @@ void addTopoSubcommand(CLI::App &app, TopoOptions &o)
 {
     CLI::App *cmd = app.add_subcommand(
         "topo", "Structure, bandwidth, all-reduce time and cost of a scale-out topology");
-    cmd->add_option("kind", o.kind, kKinds)->required();
+    cmd->add_option("kind", o.kind, cluster::kTopologyKinds)->required();
     cmd->add_option("--board", o.board, "hammingmesh: board of AxB accelerators");
     cmd->add_option("--grid", o.grid, "hammingmesh: grid of XxY boards");
     cmd->add_option("--endpoints", o.endpoints, "fattree: accelerators");

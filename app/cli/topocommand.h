@@ -1,5 +1,7 @@
 #pragma once
 
+#include "cluster/topologyspec.h"
+
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -12,24 +14,10 @@ class App;
 namespace clab::cli {
 
 // `composelab topo KIND [params] [--json]`: structure, bandwidth, all-reduce and cost of a
-// scale-out topology (model/cluster). Parameters a kind does not use are ignored.
-struct TopoOptions
+// scale-out topology (model/cluster). The topology's parameters are TopologySpec's; those a kind
+// does not use are ignored.
+struct TopoOptions : cluster::TopologySpec
 {
-    std::string kind; // fattree, rail, dragonfly, torus, hyperx, hammingmesh
-    // hammingmesh
-    std::string board = "2x2";
-    std::string grid = "16x16";
-    // fattree, rail, hammingmesh (switch radix)
-    int endpoints = 1024;
-    int radix = 64;
-    int taper = 1;
-    int levels = 0;
-    int servers = 128;
-    int perServer = 8;
-    // torus, hyperx
-    std::string dims = "32x32";
-    // dragonfly
-    int p = 4, a = 8, h = 4, groups = 0;
     std::string prices;        // price table file; empty: the shipped one
     std::vector<double> sizes; // all-reduce message sizes in bytes; empty: 1 KiB .. 1 GiB
     // hammingmesh job placement instead of the network report (model/cluster/placementstudy.h)

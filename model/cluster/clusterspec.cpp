@@ -4,7 +4,6 @@
 #include "util/inputerror.h"
 
 #include <map>
-#include <variant>
 
 namespace clab::cluster {
 
@@ -33,10 +32,7 @@ std::map<std::string, int> parseParams(const std::string &spec, const std::strin
     return out;
 }
 
-// A spec read into the parameters of its generator; the checks and the build share it.
-using Params = std::variant<FatTreeParams, RailParams>;
-
-Params parseSpec(const std::string &spec, int nodes, int gpusPerNode)
+TopologySpec parseSpec(const std::string &spec, int nodes, int gpusPerNode)
 {
     const std::size_t colon = spec.find(':');
     const std::string kind = spec.substr(0, colon);
@@ -54,20 +50,17 @@ Params parseSpec(const std::string &spec, int nodes, int gpusPerNode)
                          "expected 1 to " + std::to_string(kMaxClusterEndpoints)
                              + " GPUs in all, got " + std::to_string(nodes) + " nodes of "
                              + std::to_string(gpusPerNode));
-    Params out;
+    TopologySpec out;
+    out.kind = kind;
     if (kind == "fattree") {
-        FatTreeParams p;
-        p.endpoints = nodes * gpusPerNode;
-        p.radix = take("radix", p.radix);
-        p.taper = take("taper", p.taper);
-        p.levels = take("levels", p.levels);
-        out = p;
+        out.endpoints = nodes * gpusPerNode;
+        out.radix = take("radix", out.radix);
+        out.taper = take("taper", out.taper);
+        out.levels = take("levels", out.levels);
     } else if (kind == "rail") {
-        RailParams p;
-        p.servers = nodes;
-        p.perServer = gpusPerNode;
-        p.radix = take("radix", p.radix);
-        out = p;
+        out.servers = nodes;
+        out.perServer = gpusPerNode;
+        out.radix = take("radix", out.radix);
     } else {
         throw InputError("--cluster " + spec, kind,
                          "expected fattree or rail (optionally :radix=N,taper=N,levels=N)");
@@ -82,21 +75,23 @@ Params parseSpec(const std::string &spec, int nodes, int gpusPerNode)
 
 } // namespace
 
+TopologySpec clusterTopologySpec(const std::string &spec, int nodes, int gpusPerNode)
+{
+    return parseSpec(spec, nodes, gpusPerNode);
+}
+
 void checkClusterNetwork(const std::string &spec, int nodes, int gpusPerNode)
 {
-    const Params p = parseSpec(spec, nodes, gpusPerNode);
-    if (const auto *tree = std::get_if<FatTreeParams>(&p))
-        checkFatTree(*tree);
+    const TopologySpec t = parseSpec(spec, nodes, gpusPerNode);
+    if (t.kind == "fattree")
+        checkFatTree({t.endpoints, t.radix, t.taper, t.levels});
     else
-        checkRailFatTree(std::get<RailParams>(p));
+        checkRailFatTree({t.servers, t.perServer, t.radix});
 }
 
 std::shared_ptr<const Topology> clusterNetwork(const std::string &spec, int nodes, int gpusPerNode)
 {
-    const Params p = parseSpec(spec, nodes, gpusPerNode);
-    if (const auto *tree = std::get_if<FatTreeParams>(&p))
-        return std::make_shared<const Topology>(fatTree(*tree));
-    return std::make_shared<const Topology>(railFatTree(std::get<RailParams>(p)));
+    return std::make_shared<const Topology>(buildTopology(parseSpec(spec, nodes, gpusPerNode)));
 }
 
 } // namespace clab::cluster
