@@ -279,6 +279,9 @@ void ChartWidget::drawLines()
             g->setPen(QPen(c, 1.5, Qt::DashLine));
             break;
         }
+        // One point draws no line: mark it (the cluster view's cost chart has a point a series).
+        if (keys.size() == 1)
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 10));
     }
     rescaleAxes();
     for (QCPAxis *axis : {xAxis, yAxis}) {

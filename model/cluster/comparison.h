@@ -1,0 +1,50 @@
+#pragma once
+
+#include "charts/chartdata.h"
+#include "cluster/report.h"
+#include "cluster/topologyspec.h"
+
+#include <string>
+#include <vector>
+
+namespace clab::cluster {
+
+// The topology families side by side at one of DOMAIN.md §5's two reference scales, ~1k and
+// ~16k accelerators: the HammingMesh paper's baselines (a nonblocking and a 2:1 tapered fat
+// tree, Dragonfly, 2D torus and 2D HyperX with one accelerator a router) and HammingMesh on 2×2
+// and 4×4 boards, each at the paper's size for that scale.
+
+struct LabelledSpec
+{
+    std::string label; // short, for a legend: "fat tree 2:1", "Hx2Mesh 16x16"
+    TopologySpec spec;
+};
+
+struct LabelledReport
+{
+    std::string label;
+    TopologyReport report;
+};
+
+// 1024 or 16384: the reference scale nearer to `accelerators` on a log scale (the boundary is
+// their geometric mean, 4096).
+int referenceScale(long long accelerators);
+std::vector<LabelledSpec> referenceTopologies(int scale);
+// Their reports, at chartMessageSizes(); a few hundred milliseconds at 16k (HyperX's 2 million
+// links dominate), so GUI callers run it off the GUI thread.
+std::vector<LabelledReport> referenceReports(int scale, const PriceTable &prices);
+
+std::string shortLabel(const TopologySpec &spec);
+
+// 1 KiB to 1 GiB in powers of two: smooth curves on a log axis.
+std::vector<double> chartMessageSizes();
+
+// All-reduce bandwidth S/T per accelerator against the message size, one line per report.
+charts::ChartData allreduceChart(const std::vector<LabelledReport> &reports,
+                                 const std::string &title);
+// Network cost per accelerator against the all-reduce bandwidth at the largest message, one
+// point (a series of its own, for the legend) per report.
+charts::ChartData costChart(const std::vector<LabelledReport> &reports, const std::string &title,
+                            const std::string &currency);
+
+} // namespace clab::cluster
