@@ -49,8 +49,11 @@ void importNcclTests(ImportSession &s, const std::string &path, const std::strin
         const std::string_view l = all[i];
         if (const auto at = l.find("Collective test starting:"); at != std::string_view::npos)
             test = trimmed(l.substr(at + 25));
-        if (const auto at = l.find("nGpus "); at != std::string_view::npos)
-            gpus = tokens(l.substr(at + 6)).at(0);
+        // "nGpus" may also end a line of chatter (a device name), with no number after it.
+        if (const auto at = l.find("nGpus "); at != std::string_view::npos) {
+            if (const auto after = tokens(l.substr(at + 6)); !after.empty())
+                gpus = after[0];
+        }
         const auto t = tokens(l);
         if (t.size() > 6 && t[0] == "#" && t[1] == "size" && t[2] == "count") {
             header.assign(t.begin() + 1, t.end());
