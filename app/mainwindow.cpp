@@ -11,6 +11,7 @@
 #include "views/canvas/canvasscene.h"
 #include "views/canvas/canvasview.h"
 #include "views/charts/chartspanel.h"
+#include "views/cluster/clusterview.h"
 #include "views/experiments/experimentsview.h"
 #include "views/findings/findingspanel.h"
 #include "views/inspector/inspectorwidget.h"
@@ -65,6 +66,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_import(new ImportRunner(this))
     , m_experiments(new views::ExperimentsView)
     , m_charts(new views::ChartsPanel)
+    , m_cluster(new views::ClusterView)
     , m_controller(
           new CanvasController(&m_document, m_scene, m_canvas, m_inspector, m_palette, this))
     , m_autosave(new Autosave(&m_document, this))
@@ -143,8 +145,12 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, experiments);
     QDockWidget *chart = dock(this, tr("Chart"), "chartDock", m_charts);
     addDockWidget(Qt::BottomDockWidgetArea, chart);
+    // Scale-out: the topology explorer, showing the design's cluster when it has one.
+    QDockWidget *cluster = dock(this, tr("Cluster"), "clusterDock", m_cluster);
+    addDockWidget(Qt::BottomDockWidgetArea, cluster);
     tabifyDockWidget(results, experiments);
     tabifyDockWidget(experiments, chart);
+    tabifyDockWidget(chart, cluster);
     results->raise();
     resizeDocks({palette, inspector}, {260, 320}, Qt::Horizontal);
     resizeDocks({results}, {300}, Qt::Vertical);
@@ -165,6 +171,9 @@ void MainWindow::refresh()
     m_view->setAnalysis(m_analysis, rows);
     m_findings->setFindings(m_analysis.findings);
     m_scene->setDesign(design, m_analysis.findings);
+    if (design.cluster && design.cluster != m_shownCluster)
+        m_cluster->showDesignCluster(design, m_analysis); // only when it changed: it rebuilds
+    m_shownCluster = design.cluster;
     Q_EMIT analysisUpdated();
 }
 

@@ -8,6 +8,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QMenu;
 class QLabel;
 
@@ -66,6 +68,7 @@ public:
     ImportRunner *importRunner() const { return m_import; }
     views::ExperimentsView *experimentsView() const { return m_experiments; }
     views::ChartsPanel *chartsPanel() const { return m_charts; }
+    views::ClusterView *clusterView() const { return m_cluster; }
     // Keeps the results' figures of every composed system as predicted runs in the experiment
     // store; returns how many runs were added (0 when they are already there).
     int savePredictionsToStore();
@@ -114,6 +117,8 @@ private:
     ImportRunner *m_import;
     views::ExperimentsView *m_experiments;
     views::ChartsPanel *m_charts;
+    views::ClusterView *m_cluster;
+    std::optional<design::Cluster> m_shownCluster; // the design's cluster the Cluster view shows
     CanvasController *m_controller;
     Autosave *m_autosave;
     QMenu *m_recentMenu = nullptr;

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 #include "views/canvas/canvasscene.h"
+#include "views/cluster/clusterview.h"
 #include "views/findings/findingspanel.h"
 #include "views/systems/systemsview.h"
 
@@ -21,6 +22,7 @@ private Q_SLOTS:
     void opensSeedTestbed();
     void badFileKeepsDocument();
     void saveAndReopen();
+    void showsDesignCluster();
 
 private:
     QTemporaryDir m_settings;
@@ -55,8 +57,8 @@ void TestMainWindow::opensSeedTestbed()
              QStringLiteral("No design-rule findings."));
     // The canvas shows every host, chassis and device of the testbed.
     const design::Design &d = w.document()->design();
-    QCOMPARE(w.canvasScene()->nodeCount(), d.hosts.size() + d.chassis.size() + d.switches.size()
-                                               + d.devices.size());
+    QCOMPARE(w.canvasScene()->nodeCount(),
+             d.hosts.size() + d.chassis.size() + d.switches.size() + d.devices.size());
 }
 
 void TestMainWindow::badFileKeepsDocument()
@@ -90,6 +92,26 @@ void TestMainWindow::saveAndReopen()
     QVERIFY(other.document()->design() == w.document()->design());
     QCOMPARE(other.systemsView()->systemCount(), 1);
     QCOMPARE(other.systemsView()->peerTable()->rowCount(), 8);
+}
+
+void TestMainWindow::showsDesignCluster()
+{
+    // A design with a cluster fills the Cluster view with its topology (64 DGX nodes of 8 GPUs
+    // in the bundled example: 512 endpoints).
+    MainWindow w;
+    QSignalSpy updated(w.clusterView(), &views::ClusterView::updated);
+    QVERIFY(w.openExample(QStringLiteral("cluster-dgx-a100-fattree.clab")));
+    QVERIFY(w.document()->design().cluster.has_value());
+    QVERIFY(updated.count() > 0 || updated.wait(30000));
+    QVERIFY(!w.clusterView()->busy());
+    QCOMPARE(w.clusterView()->spec().endpoints, w.document()->design().cluster->nodes * 8);
+    // An edit elsewhere does not rebuild the network.
+    const int before = updated.count();
+    design::Design d = w.document()->design();
+    d.name += " (edited)";
+    w.document()->setDesign(d);
+    QVERIFY(!w.clusterView()->busy()); // no recomputation started
+    QCOMPARE(updated.count(), before);
 }
 
 QTEST_MAIN(TestMainWindow)
