@@ -7,8 +7,6 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     using namespace clab;
-    const std::string text(fuzz::text(data, size));
-    fuzz::importRolledBack(
-        [&](store::ImportSession &s) { store::importBandwidthTest(s, "bandwidthtest.txt", text); });
+    fuzz::importText(fuzz::text(data, size), "bandwidthtest.txt", store::importBandwidthTest);
     return 0;
 }

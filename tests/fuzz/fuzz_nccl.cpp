@@ -7,8 +7,6 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     using namespace clab;
-    const std::string text(fuzz::text(data, size));
-    fuzz::importRolledBack(
-        [&](store::ImportSession &s) { store::importNcclTests(s, "nccl.txt", text); });
+    fuzz::importText(fuzz::text(data, size), "nccl.txt", store::importNcclTests);
     return 0;
 }

@@ -7,8 +7,6 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     using namespace clab;
-    const std::string text(fuzz::text(data, size));
-    fuzz::importRolledBack(
-        [&](store::ImportSession &s) { store::importP2pMatrix(s, "p2p.txt", text); });
+    fuzz::importText(fuzz::text(data, size), "p2p.txt", store::importP2pMatrix);
     return 0;
 }

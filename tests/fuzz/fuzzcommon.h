@@ -5,6 +5,7 @@
 #include "store/importsession.h"
 #include "store/store.h"
 #include "util/inputerror.h"
+#include "util/utf8.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -89,6 +90,17 @@ void importRolledBack(Import &&import)
         import(session);
     } catch (const InputError &) {
     }
+}
+
+// A text importer (importtext.h) as importPaths() calls it: the text must be UTF-8 before any of
+// them reads it (store/import.cpp), since what they read ends up in JSON.
+template<typename Import>
+void importText(std::string_view text, const std::string &path, Import &&import)
+{
+    importRolledBack([&](store::ImportSession &s) {
+        requireUtf8(text, path);
+        import(s, path, std::string(text));
+    });
 }
 
 } // namespace clab::fuzz
