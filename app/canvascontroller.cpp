@@ -34,6 +34,7 @@
 #include <QSettings>
 
 #include <cmath>
+#include <set>
 
 namespace clab {
 
@@ -299,15 +300,8 @@ void CanvasController::paste()
         return;
     }
     fragment = design::prepareForPaste(m_document->design(), std::move(fragment), 40, 40);
-    std::vector<std::string> ids;
-    for (const auto &h : fragment.hosts)
-        ids.push_back(h.id);
-    for (const auto &c : fragment.chassis)
-        ids.push_back(c.id);
-    for (const auto &s : fragment.switches)
-        ids.push_back(s.id);
-    for (const auto &d : fragment.devices)
-        ids.push_back(d.id);
+    const std::set<std::string> pasted = design::itemIds(fragment);
+    const std::vector<std::string> ids(pasted.begin(), pasted.end());
     m_document->undoStack()->push(new commands::AddItemsCommand(
         m_document, fragment, tr("Paste %n item(s)", nullptr, int(ids.size()))));
     m_scene->selectIds(ids);

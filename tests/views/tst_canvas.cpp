@@ -31,6 +31,7 @@ private Q_SLOTS:
     void init();
     void dropComposeLinkUndo();
     void inspectorComposes();
+    void dragBackReleases();
     void findingSelectsItems();
     void deleteCopyPaste();
     void paletteFilters();
@@ -193,6 +194,20 @@ void TestCanvas::inspectorComposes()
     const design::System &sd = doc->design().systems[3];
     QVERIFY(std::find(sd.devices.begin(), sd.devices.end(), "gpu10") == sd.devices.end());
     QCOMPARE(doc->undoStack()->count(), 1);
+}
+
+void TestCanvas::dragBackReleases()
+{
+    // gpu0 (host A's) dragged a little within its own chassis goes back to the pool.
+    Document *doc = m_window->document();
+    views::NodeItem *g0 = m_window->canvasScene()->node("gpu0");
+    const QPointF start = g0->mapToScene(QPointF(43, 28));
+    drag(start, start + QPointF(0, 3));
+    for (const design::System &s : doc->design().systems)
+        QVERIFY(std::find(s.devices.begin(), s.devices.end(), "gpu0") == s.devices.end());
+    QCOMPARE(doc->design().device("gpu0")->slot, 0); // still in its slot
+    doc->undoStack()->undo();
+    QCOMPARE(doc->design().systems[0].devices.front(), std::string("gpu0"));
 }
 
 void TestCanvas::findingSelectsItems()

@@ -484,35 +484,31 @@ void CanvasScene::finishMove()
 
 bool CanvasScene::finishDeviceDrop(NodeItem *device)
 {
-    const design::Device *d = m_design.device(device->id());
-    if (!d)
+    // Copies: a request runs a command at once, and the document replaces m_design under us.
+    const design::Device *found = m_design.device(device->id());
+    if (!found)
         return false;
+    const design::Device d = *found;
     const QPointF centre = device->mapToScene(device->portAnchor({}));
     NodeItem *target = nodeAt(centre, device);
+    const std::string targetId = target ? target->id() : std::string();
     if (target && target->kind() == NodeKind::Host) {
-        Q_EMIT composeRequested(d->id, target->id());
+        Q_EMIT composeRequested(d.id, targetId);
         return true;
     }
     if (target && target->kind() == NodeKind::Chassis) {
         const int slot = target->slotAt(target->mapFromScene(centre));
-        bool taken = false;
+        bool taken = false, composed = false;
         for (const design::Device &other : m_design.devices)
-            if (other.chassis == target->id() && other.slot == slot && other.id != d->id)
-                taken = true;
-        if (slot >= 0 && !taken && (d->chassis != target->id() || d->slot != slot)) {
-            Q_EMIT slotRequested(d->id, target->id(), slot);
-            return true;
-        }
-        if (d->chassis == target->id()) {
-            // Dropped back on its own chassis: release it to the pool if it was composed.
-            for (const design::System &s : m_design.systems)
-                if (std::find(s.devices.begin(), s.devices.end(), d->id) != s.devices.end()) {
-                    Q_EMIT composeRequested(d->id, {});
-                    return true;
-                }
-            return true;
-        }
-        return true;
+            taken = taken || (other.chassis == targetId && other.slot == slot && other.id != d.id);
+        for (const design::System &s : m_design.systems)
+            composed = composed
+                       || std::find(s.devices.begin(), s.devices.end(), d.id) != s.devices.end();
+        if (slot >= 0 && !taken && (d.chassis != targetId || d.slot != slot))
+            Q_EMIT slotRequested(d.id, targetId, slot);
+        else if (d.chassis == targetId && composed)
+            Q_EMIT composeRequested(d.id, {}); // back on its own chassis: release to the pool
+        return true;                           // otherwise the device goes back where it was
     }
     // A device in a slot dropped elsewhere goes back to its slot.
     return device->parentItem() != nullptr;
