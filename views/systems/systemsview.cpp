@@ -238,6 +238,9 @@ void SystemsView::showOverview()
                                  tr("Compute | comm. | input | eval")};
     m_overview->setColumnCount(int(headers.size()));
     m_overview->setHorizontalHeaderLabels(headers);
+    m_overview->horizontalHeaderItem(4)->setToolTip(
+        tr("Time to train split into compute (blue), exposed communication (orange), input "
+           "stalls (green) and evaluation (purple), on one scale for all rows."));
     int rows = 0;
     double longest = 0;
     for (const auto &system : m_predictionRows)
