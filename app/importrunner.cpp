@@ -76,6 +76,9 @@ void ImportRunner::start(const QStringList &paths, const QString &storePath)
         else
             Q_EMIT failed(message);
     });
+    // A child of the runner: deleteLater() below needs the event loop, and a window closed right
+    // after an import would otherwise leak the thread object (LeakSanitizer, tst_import).
+    m_thread->setParent(this);
     connect(m_thread, &QThread::finished, this, [this] {
         m_thread->deleteLater();
         m_thread = nullptr;
