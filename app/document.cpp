@@ -10,6 +10,14 @@ Document::Document(QObject *parent)
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, &Document::fileChanged);
 }
 
+Document::~Document()
+{
+    // ~QUndoStack clears the stack and emits cleanChanged, which would reach the window's title
+    // through fileChanged after this document's strings, and the window around it, are gone
+    // (heap-use-after-free under ASan in tst_canvas).
+    m_undoStack.blockSignals(true);
+}
+
 QString Document::displayName() const
 {
     if (!m_filePath.isEmpty())

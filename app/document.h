@@ -18,6 +18,7 @@ class Document : public QObject
 
 public:
     explicit Document(QObject *parent = nullptr);
+    ~Document() override;
 
     const design::Design &design() const { return m_design; }
     QUndoStack *undoStack() { return &m_undoStack; }
