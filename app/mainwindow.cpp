@@ -120,6 +120,7 @@ MainWindow::~MainWindow()
     // The document is a member and goes before the child objects: stop the scene (whose items
     // are cleared as it is destroyed) and the controller from reaching for it.
     disconnect(m_scene, nullptr, nullptr, nullptr);
+    disconnect(&m_document, nullptr, this, nullptr);
     delete m_controller;
     delete m_autosave;
 }
