@@ -72,7 +72,6 @@ public:
 
     int type() const override { return Type; }
     int index() const { return m_index; }
-    void setIndex(int index) { m_index = index; }
     void setEnds(QPointF a, QPointF b);
     void setLook(const QString &label, const QColor &colour, double width, bool dashed,
                  const QString &tooltip);

@@ -115,11 +115,6 @@ NodeItem *CanvasScene::node(const std::string &id) const
     return it == m_nodes.end() ? nullptr : it->second;
 }
 
-LinkItem *CanvasScene::link(int index) const
-{
-    return index >= 0 && index < int(m_links.size()) ? m_links[index] : nullptr;
-}
-
 std::vector<std::string> CanvasScene::selectedIds() const
 {
     std::vector<std::string> ids;

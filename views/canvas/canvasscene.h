@@ -36,13 +36,11 @@ public:
 
     NodeItem *node(const std::string &id) const;
     std::size_t nodeCount() const { return m_nodes.size(); }
-    LinkItem *link(int index) const;
     std::vector<std::string> selectedIds() const;
     std::vector<int> selectedLinks() const;
     void selectIds(const std::vector<std::string> &ids);
 
     void setSnapToGrid(bool on);
-    bool snapToGrid() const { return m_snap; }
     static QColor systemColour(int index);
 
 Q_SIGNALS:
