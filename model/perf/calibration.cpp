@@ -4,6 +4,7 @@
 #include "util/embedded.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
+#include "util/limits.h"
 
 #include <cctype>
 #include <cmath>
@@ -15,6 +16,11 @@ namespace {
 
 using Map = std::map<std::string, double, std::less<>>;
 
+// `calibrate` keeps every value within e^6 of its prior of 0.4 or 1 (fit.cpp), so between 0.001
+// and 403. Far outside that a file is no calibration, and toJson's five decimals would write
+// 1e-6 as 0 and 1e307 (times 1e5, infinite) as null: files it could not read back.
+constexpr limits::Range kFactor{1e-4, 1e4, false, "a calibration value"};
+
 Map readMap(ObjectReader &r, const char *key)
 {
     Map out;
@@ -22,9 +28,12 @@ Map readMap(ObjectReader &r, const char *key)
     if (!o)
         return out;
     for (auto it = o->begin(); it != o->end(); ++it) {
+        const std::string place = "at " + childPointer(r.pointer(key), it.key());
         if (!it.value().is_number() || !(it.value().get<double>() > 0))
-            throw InputError(r.file(), "at " + childPointer(r.pointer(key), it.key()),
-                             "expected a number greater than zero");
+            throw InputError(r.file(), place, "expected a number greater than zero");
+        if (const std::string p = limits::rangeProblem(it.value().get<double>(), kFactor);
+            !p.empty())
+            throw InputError(r.file(), place, p);
         out.emplace(it.key(), it.value().get<double>());
     }
     return out;

@@ -2,14 +2,25 @@
 // corpus as found-* (so that CI replays it under ASan+UBSan too) and read here through the
 // program's own entry point: it must be refused with an InputError that names the file and the
 // place, and leave the experiment store as it was.
+#include "perf/calibration.h"
 #include "store/import.h"
 #include "store/store.h"
+#include "util/fileio.h"
 #include "util/inputerror.h"
 
 #include <QtTest>
 
 using namespace clab;
 using namespace clab::store;
+
+namespace {
+
+QString corpus(const QString &input)
+{
+    return QStringLiteral(CLAB_TEST_DATA "/../fuzz/corpus/") + input;
+}
+
+} // namespace
 
 class TestFuzzFound : public QObject
 {
@@ -43,7 +54,7 @@ private Q_SLOTS:
         QFETCH(QString, message);
         QTemporaryDir dir;
         const QString file = dir.filePath(fileName);
-        QVERIFY(QFile::copy(QStringLiteral(CLAB_TEST_DATA "/../fuzz/corpus/") + input, file));
+        QVERIFY(QFile::copy(corpus(input), file));
         Store store(dir.filePath(QStringLiteral("s.sqlite")).toStdString());
         try {
             importPaths(store, {file.toStdString()});
@@ -55,6 +66,45 @@ private Q_SLOTS:
         }
         QCOMPARE(store.count(Table::Sources), 0);
         QCOMPARE(store.count(Table::Runs), 0);
+    }
+
+    // Calibration files (validate --calibration): the fuzz target also writes a calibration that
+    // reads and reads it again. toJson keeps five decimals, so 1e307 (times 1e5, infinite) was
+    // written as null and 1e-6 as 0, and neither file could be read back.
+    void calibrationRefusesIt_data()
+    {
+        QTest::addColumn<QString>("input"); // a corpus file, or empty to read `json`
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("place");
+        QTest::addColumn<QString>("message");
+        // The saved input: datasets/calibration.json with mutated values, one of them 1e307.
+        QTest::newRow("fuzz input")
+            << QStringLiteral("calibration/found-factor-1e307") << QString()
+            << QStringLiteral("at /benchOverheadMs/retinanet")
+            << QStringLiteral("expected a calibration value from 0.0001 to 10000, found 95545.8");
+        QTest::newRow("1e307") << QString()
+                               << QStringLiteral(R"({"archFactor": {"Hopper": 1e307}})")
+                               << QStringLiteral("at /archFactor/Hopper")
+                               << QStringLiteral("found 1e+307");
+        QTest::newRow("1e-6") << QString() << QStringLiteral(R"({"linkFactor": {"pcie": 1e-6}})")
+                              << QStringLiteral("at /linkFactor/pcie")
+                              << QStringLiteral("found 1e-06");
+    }
+    void calibrationRefusesIt()
+    {
+        QFETCH(QString, input);
+        QFETCH(QString, json);
+        QFETCH(QString, place);
+        QFETCH(QString, message);
+        const std::string file = input.isEmpty() ? "c.json" : corpus(input).toStdString();
+        const std::string text = input.isEmpty() ? json.toStdString() : readTextFile(file);
+        try {
+            perf::Calibration::fromJson(text, file);
+            QFAIL("the calibration was read");
+        } catch (const InputError &e) {
+            QCOMPARE(QString::fromStdString(e.place()), place);
+            QVERIFY2(QString::fromStdString(e.message()).contains(message), e.what());
+        }
     }
 };
 
