@@ -4,6 +4,7 @@
 #include "cli/examplecommand.h"
 #include "cli/rendercommand.h"
 #include "cli/commands.h"
+#include "cli/escapingstream.h"
 #include "cli/importcommand.h"
 #include "cli/topocommand.h"
 #include "cli/upgradecommand.h"
@@ -160,7 +161,9 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
 
 int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
 {
-    return parseAndRun(argc, argv, out, err, true);
+    EscapingStream escapedOut(out);
+    EscapingStream escapedErr(err);
+    return parseAndRun(argc, argv, escapedOut, escapedErr, true);
 }
 
 int parseOnly(int argc, const char *const *argv, std::ostream &out, std::ostream &err)

@@ -1,5 +1,7 @@
 #include "app/clirun.h"
 #include "cli/cli.h"
+#include "cli/escapingstream.h"
+#include "design/design.h"
 #include "design/examples.h"
 
 #include <nlohmann/json.hpp>
@@ -27,6 +29,9 @@ private Q_SLOTS:
     void analyzeJsonShape_data();
     void analyzeJsonShape();
     void analyzeText();
+    void escapingStream_data();
+    void escapingStream();
+    void controlCharactersInNamesAreSpeltOut();
     void badInputExitsOne();
     void usageExitsTwo();
     void benchJson();
@@ -79,6 +84,68 @@ void TestCli::analyzeText()
     QVERIFY(r.out.find("Host to device") != std::string::npos);
     QVERIFY(r.out.find("Peer to peer") != std::string::npos);
     QVERIFY(r.out.find("No design-rule findings.") != std::string::npos);
+}
+
+void TestCli::escapingStream_data()
+{
+    QTest::addColumn<QByteArray>("written");
+    QTest::addColumn<QByteArray>("printed");
+    QTest::newRow("plain") << QByteArray("a b\tc\n") << QByteArray("a b\tc\n");
+    QTest::newRow("esc") << QByteArray("\x1b[31mred") << QByteArray("\\x1b[31mred");
+    QTest::newRow("nul cr del") << QByteArray("x\0y\rz\x7f", 6)
+                                << QByteArray("x\\x00y\\x0dz\\x7f");
+    // UTF-8 text passes; U+00E9, U+00A0 (starts with 0xC2 too) and U+4E2D.
+    QTest::newRow("utf8") << QByteArray("\xc3\xa9\xc2\xa0\xe4\xb8\xad")
+                          << QByteArray("\xc3\xa9\xc2\xa0\xe4\xb8\xad");
+    // U+009B is the one-character CSI of 8-bit terminals.
+    QTest::newRow("c1") << QByteArray("a\xc2\x9b" "31m") << QByteArray("a\\u009b31m");
+    QTest::newRow("lone 0xC2 at the end") << QByteArray("a\xc2") << QByteArray("a\xc2");
+}
+
+void TestCli::escapingStream()
+{
+    QFETCH(QByteArray, written);
+    QFETCH(QByteArray, printed);
+    // Once in one write, once a byte at a time: both paths of the buffer.
+    for (const bool byByte : {false, true}) {
+        std::ostringstream target;
+        {
+            clab::cli::EscapingStream s(target);
+            if (byByte) {
+                for (const char c : written)
+                    s << c;
+            } else {
+                s << written.toStdString();
+            }
+        }
+        QCOMPARE(QByteArray::fromStdString(target.str()), printed);
+    }
+}
+
+// A system named with a terminal escape is printed with the escape spelt out, by analyze and
+// predict alike, and an error naming a file does the same.
+void TestCli::controlCharactersInNamesAreSpeltOut()
+{
+    using namespace clab;
+    QTemporaryDir dir;
+    design::Design d = design::loadDesign(examplePath("seed-testbed.clab"));
+    d.systems[0].name = "\x1b]0;owned\x07\x1b[2Jsys";
+    const std::string file = dir.filePath(QStringLiteral("hostile.clab")).toStdString();
+    design::saveDesign(d, file);
+
+    const std::vector<std::vector<std::string>> commands
+        = {{"analyze", file}, {"predict", file, "--benchmark", "resnet50"}};
+    for (const auto &command : commands) {
+        const Outcome r = run(command);
+        QCOMPARE(r.status, 0);
+        QVERIFY(r.out.find('\x1b') == std::string::npos);
+        QVERIFY(r.out.find('\x07') == std::string::npos);
+        QVERIFY2(r.out.find("\\x1b]0;owned\\x07\\x1b[2Jsys") != std::string::npos, r.out.c_str());
+    }
+    const Outcome missing = run({"analyze", dir.path().toStdString() + "/no\x1b[2J.clab"});
+    QCOMPARE(missing.status, 1);
+    QVERIFY(missing.err.find('\x1b') == std::string::npos);
+    QVERIFY2(missing.err.find("no\\x1b[2J.clab") != std::string::npos, missing.err.c_str());
 }
 
 void TestCli::badInputExitsOne()
