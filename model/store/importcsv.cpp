@@ -300,7 +300,7 @@ void importCsvFile(ImportSession &session, const std::string &path, const std::s
     const auto sourceId = session.newSource(path, sha256Hex(text), kind);
     if (!sourceId)
         return;
-    OrderedJson entry = {{"kind", kind}, {"path", path}};
+    OrderedJson entry = {{"kind", kind}, {"path", validUtf8(path)}};
     if (std::string(kind) == "mlperf_csv")
         mlperfRows(session, t, *sourceId, entry);
     else if (std::string(kind) == "throughput_csv")

@@ -88,7 +88,7 @@ inline void finish(ImportSession &s, const std::string &path, const char *kind, 
     if (rows == 0)
         throw InputError(path, "",
                          std::string("no measurements found in this ") + kind + " output");
-    OrderedJson entry = {{"kind", kind}, {"path", path}, {"measurements", rows}};
+    OrderedJson entry = {{"kind", kind}, {"path", validUtf8(path)}, {"measurements", rows}};
     if (!warning.empty())
         entry["warning"] = warning;
     s.report().imported.push_back(std::move(entry));

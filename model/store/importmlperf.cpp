@@ -257,7 +257,7 @@ void importMlperfSystem(ImportSession &session, const fs::path &file)
     }
     const SystemFile s = addSystemFile(session, file, {});
     session.report().imported.push_back(
-        {{"kind", "mlperf_system"}, {"path", file.string()}, {"system_id", s.id}});
+        {{"kind", "mlperf_system"}, {"path", validUtf8(file.string())}, {"system_id", s.id}});
 }
 
 void importMlperfSubmission(ImportSession &session, const fs::path &dir)

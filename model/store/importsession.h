@@ -2,6 +2,7 @@
 
 #include "store/import.h"
 #include "store/store.h"
+#include "util/utf8.h"
 
 #include <cstdint>
 #include <map>
@@ -33,7 +34,7 @@ public:
     std::int64_t system(const SystemRecord &system, std::int64_t sourceId);
     void skip(const std::string &path, const std::string &reason)
     {
-        m_report.skipped.push_back({path, reason});
+        m_report.skipped.push_back({validUtf8(path), validUtf8(reason)});
     }
 
 private:

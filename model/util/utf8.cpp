@@ -45,6 +45,20 @@ std::size_t invalidUtf8At(std::string_view text)
     return std::string_view::npos;
 }
 
+std::string validUtf8(std::string_view text)
+{
+    std::string out;
+    std::size_t at = invalidUtf8At(text);
+    while (at != std::string_view::npos) {
+        out.append(text.substr(0, at));
+        out.append("\xEF\xBF\xBD");
+        text.remove_prefix(at + 1);
+        at = invalidUtf8At(text);
+    }
+    out.append(text);
+    return out;
+}
+
 void requireUtf8(std::string_view text, const std::string &file)
 {
     const std::size_t at = invalidUtf8At(text);

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -76,6 +77,29 @@ private Q_SLOTS:
             run({"import", "--db", fixture("notes.txt"), fixture("bandwidth_test.txt")}, out, err),
             1);
         QVERIFY2(err.find("not an SQLite database") != std::string::npos, err.c_str());
+    }
+
+    // File names on Linux are bytes. A Latin-1 name is imported, and reported with U+FFFD where
+    // its bytes are not UTF-8, instead of the JSON writer failing after the import committed.
+    void latin1FileNames()
+    {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+        const std::string folder = dir.path().toStdString() + "/caf\xe9";
+        std::filesystem::create_directory(folder);
+        for (const char *name : {"generic_runs.csv", "nccl_all_reduce.txt", "notes.txt"})
+            std::filesystem::copy_file(fixture(name), folder + "/r\xe9sum\xe9-" + name);
+        std::string out, err;
+        QCOMPARE(run({"import", "--db", db, "--json", folder}, out, err), 0);
+        const auto j = nlohmann::json::parse(out);
+        QCOMPARE(j["imported"].size(), std::size_t(2));
+        QCOMPARE(j["skipped"].size(), std::size_t(1));
+        const std::string shown = "caf\xEF\xBF\xBD/r\xEF\xBF\xBDsum\xEF\xBF\xBD-";
+        for (const auto &entry : j["imported"])
+            QVERIFY2(entry["path"].get<std::string>().find(shown) != std::string::npos, out.c_str());
+        QVERIFY(j["skipped"][0]["path"].get<std::string>().find(shown + "notes.txt")
+                != std::string::npos);
+        std::filesystem::remove_all(folder); // QTemporaryDir cannot remove what is not UTF-8
     }
 };
 
