@@ -52,7 +52,7 @@ void TestMainWindow::opensSeedTestbed()
     QCOMPARE(h2d->item(0, 0)->text(), QStringLiteral("gpu0"));
     QCOMPARE(h2d->item(0, 1)->text(), QStringLiteral("25.8"));
     QCOMPARE(h2d->item(0, 2)->text(), QStringLiteral("6.5"));
-    QCOMPARE(view->peerTable()->rowCount(), 4);
+    QCOMPARE(view->peerTable()->model()->rowCount(), 4);
     QCOMPARE(w.findingsPanel()->list()->item(0)->text(),
              QStringLiteral("No design-rule findings."));
     // The canvas shows every host, chassis and device of the testbed.
@@ -91,7 +91,7 @@ void TestMainWindow::saveAndReopen()
     QVERIFY(other.openFile(path));
     QVERIFY(other.document()->design() == w.document()->design());
     QCOMPARE(other.systemsView()->systemCount(), 1);
-    QCOMPARE(other.systemsView()->peerTable()->rowCount(), 8);
+    QCOMPARE(other.systemsView()->peerTable()->model()->rowCount(), 8);
 }
 
 void TestMainWindow::showsDesignCluster()

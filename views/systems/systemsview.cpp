@@ -1,5 +1,7 @@
 #include "views/systems/systemsview.h"
 
+#include "views/systems/peermatrixmodel.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -34,14 +36,6 @@ QTableWidgetItem *text(const QString &value)
     auto *item = new QTableWidgetItem(value);
     item->setFlags(item->flags() & ~Qt::ItemIsEditable);
     return item;
-}
-
-// A light colour scale for the peer-to-peer matrix: fast pairs are darker. Cividis-like blue to
-// yellow stays readable for colour-blind users.
-QColor shade(double value, double maxValue)
-{
-    const double t = maxValue > 0 ? std::clamp(value / maxValue, 0.0, 1.0) : 0;
-    return QColor::fromRgbF(0.98 - 0.45 * t, 0.98 - 0.25 * t, 0.85 + 0.1 * t);
 }
 
 // Paints a time-to-train breakdown (compute, communication, input, evaluation minutes, stored
@@ -80,7 +74,8 @@ SystemsView::SystemsView(QWidget *parent)
     , m_systems(new QListWidget)
     , m_summary(new QLabel)
     , m_h2d(new QTableWidget)
-    , m_p2p(new QTableWidget)
+    , m_p2p(new QTableView)
+    , m_peers(new PeerMatrixModel(this))
     , m_overview(new QTableWidget)
     , m_predictions(new QTableWidget)
 {
@@ -89,6 +84,9 @@ SystemsView::SystemsView(QWidget *parent)
     m_systems->setObjectName(QStringLiteral("systems"));
     m_h2d->setObjectName(QStringLiteral("hostToDevice"));
     m_p2p->setObjectName(QStringLiteral("peerToPeer"));
+    m_p2p->setModel(m_peers);
+    m_p2p->horizontalHeader()->setDefaultSectionSize(
+        m_p2p->fontMetrics().horizontalAdvance(QStringLiteral("0000.0")) + 12);
     m_overview->setObjectName(QStringLiteral("overview"));
     m_overview->verticalHeader()->hide();
     m_overview->setItemDelegateForColumn(4, new BreakdownDelegate(m_overview));
@@ -142,6 +140,7 @@ void SystemsView::setAnalysis(const fabric::Analysis &analysis,
                               const std::vector<std::vector<PredictionRow>> &predictions)
 {
     const int previous = std::max(0, m_systems->currentRow());
+    m_peers->setSystem(nullptr); // it points into the analysis about to be replaced
     m_analysis = analysis;
     m_predictionRows = predictions;
     {
@@ -161,10 +160,8 @@ void SystemsView::setAnalysis(const fabric::Analysis &analysis,
 void SystemsView::showSystem(int row)
 {
     m_h2d->clear();
-    m_p2p->clear();
     m_h2d->setRowCount(0);
-    m_p2p->setRowCount(0);
-    m_p2p->setColumnCount(0);
+    m_peers->setSystem(nullptr);
     if (row < 0 || row >= static_cast<int>(m_analysis.systems.size())) {
         m_summary->setText(tr("No composed system in this design."));
         return;
@@ -197,37 +194,11 @@ void SystemsView::showSystem(int row)
     m_h2d->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_h2d->horizontalHeader()->setStretchLastSection(true);
 
-    const int n = int(s.gpus.size());
-    m_p2p->setRowCount(n);
-    m_p2p->setColumnCount(n);
-    QStringList names;
-    for (const auto &g : s.gpus)
-        names << q(g);
-    m_p2p->setHorizontalHeaderLabels(names);
-    m_p2p->setVerticalHeaderLabels(names);
-    double best = 0;
-    for (const auto &p : s.p2p)
-        best = std::max(best, p.GBps);
-    std::size_t k = 0;
-    for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) {
-            if (i == j) {
-                m_p2p->setItem(i, j, text(QStringLiteral("-")));
-                continue;
-            }
-            const auto &p = s.p2p[k++];
-            QTableWidgetItem *item = number(p.GBps);
-            item->setBackground(shade(p.GBps, best));
-            item->setForeground(Qt::black);
-            item->setToolTip(
-                tr("%1 to %2: %3, %4 GB/s, %5 us")
-                    .arg(q(p.from), q(p.to), QString::fromLatin1(fabric::routeKindName(p.kind)))
-                    .arg(p.GBps, 0, 'f', 1)
-                    .arg(p.latencyUs, 0, 'f', 2));
-            m_p2p->setItem(i, j, item);
-        }
-    }
-    m_p2p->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_peers->setSystem(&s);
+    // Fitting every column to its contents asks for every cell's size: fine for a server's 8 or
+    // 16 GPUs, not for a pool of a thousand, which gets columns as wide as the widest number.
+    if (s.gpus.size() <= 64)
+        m_p2p->resizeColumnsToContents();
     showPredictions(row);
 }
 

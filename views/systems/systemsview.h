@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QListWidget;
+class QTableView;
 class QTableWidget;
 class QLabel;
 
@@ -34,7 +35,7 @@ public:
                      const std::vector<std::vector<PredictionRow>> &predictions = {});
     int systemCount() const;
     QTableWidget *hostToDeviceTable() const { return m_h2d; }
-    QTableWidget *peerTable() const { return m_p2p; }
+    QTableView *peerTable() const { return m_p2p; }
     QTableWidget *predictionTable() const { return m_predictions; }
     QTableWidget *overviewTable() const { return m_overview; }
     void selectSystem(int row);
@@ -50,7 +51,8 @@ private:
     QListWidget *m_systems;
     QLabel *m_summary;
     QTableWidget *m_h2d;
-    QTableWidget *m_p2p;
+    QTableView *m_p2p;
+    class PeerMatrixModel *m_peers;
     QTableWidget *m_overview;
     QTableWidget *m_predictions;
 };
