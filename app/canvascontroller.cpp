@@ -94,8 +94,8 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
                 stack->push(new commands::MoveItemsCommand(m_document, to));
             });
     connect(scene, &views::CanvasScene::composeRequested, this,
-            [stack, this](const std::string &device, const std::string &host) {
-                stack->push(new commands::ComposeCommand(m_document, device, host));
+            [this](const std::string &device, const std::string &host) {
+                compose(device, host);
             });
     connect(scene, &views::CanvasScene::slotRequested, this,
             [stack, this](const std::string &device, const std::string &chassis, int slot) {
@@ -120,8 +120,8 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
                 stack->push(new commands::SetModelCommand(m_document, id, model));
             });
     connect(inspector, &views::InspectorWidget::hostRequested, this,
-            [stack, this](const std::string &device, const std::string &host) {
-                stack->push(new commands::ComposeCommand(m_document, device, host));
+            [this](const std::string &device, const std::string &host) {
+                compose(device, host);
             });
     connect(inspector, &views::InspectorWidget::slotRequested, this,
             [stack, this](const std::string &device, const std::string &chassis, int slot) {
@@ -204,6 +204,13 @@ std::string CanvasController::addPart(const QString &modelText, QPointF pos,
         fragment.layout[id] = snappedPosition(pos);
     }
 
+    design::Design next = current;
+    design::appendItems(next, fragment);
+    if (device && host)
+        design::compose(next, id, host->id);
+    if (!fitsLimits(next))
+        return {};
+
     QUndoStack *stack = m_document->undoStack();
     const QString name = q(catalog.entry(model)->name);
     if (device && host) {
@@ -238,8 +245,30 @@ void CanvasController::link(const std::string &from, const std::string &to)
         Q_EMIT message(tr("Cannot link %1 to %2: %3").arg(q(from), q(to), q(choice.error)));
         return;
     }
+    design::Design next = m_document->design();
+    next.links.push_back({from, to, choice.kind, choice.count});
+    if (!fitsLimits(next))
+        return;
     m_document->undoStack()->push(
         new commands::AddLinkCommand(m_document, {from, to, choice.kind, choice.count}));
+}
+
+void CanvasController::compose(const std::string &device, const std::string &host)
+{
+    design::Design next = m_document->design();
+    design::compose(next, device, host);
+    if (!fitsLimits(next))
+        return;
+    m_document->undoStack()->push(new commands::ComposeCommand(m_document, device, host));
+}
+
+bool CanvasController::fitsLimits(const design::Design &next)
+{
+    const std::string problem = design::limitProblem(next);
+    if (problem.empty())
+        return true;
+    Q_EMIT message(tr("Not done: %1.").arg(q(problem)));
+    return false;
 }
 
 void CanvasController::changeLinkKind(const QString &kindText, int index)
@@ -302,6 +331,10 @@ void CanvasController::paste()
     fragment = design::prepareForPaste(m_document->design(), std::move(fragment), 40, 40);
     const std::set<std::string> pasted = design::itemIds(fragment);
     const std::vector<std::string> ids(pasted.begin(), pasted.end());
+    design::Design next = m_document->design();
+    design::appendItems(next, fragment);
+    if (!fitsLimits(next))
+        return;
     m_document->undoStack()->push(new commands::AddItemsCommand(
         m_document, fragment, tr("Paste %n item(s)", nullptr, int(ids.size()))));
     m_scene->selectIds(ids);
@@ -331,6 +364,10 @@ bool CanvasController::groupSelection(const QString &name)
         Q_EMIT message(tr("There is already a system named %1.").arg(name));
         return false;
     }
+    design::Design next = d;
+    design::groupSystem(next, system);
+    if (!fitsLimits(next))
+        return false;
     m_document->undoStack()->push(new commands::GroupSystemCommand(m_document, system));
     return true;
 }

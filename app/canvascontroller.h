@@ -54,6 +54,10 @@ Q_SIGNALS:
 
 private:
     void showInspector();
+    void compose(const std::string &device, const std::string &host);
+    // Refuses an edit, with a message, when the design it makes could not be saved and opened
+    // again (design::limitProblem): what the user saves must always load.
+    bool fitsLimits(const design::Design &next);
     void changeLinkKind(const QString &kind, int index);
 
     Document *m_document;

@@ -126,6 +126,12 @@ Endpoint splitEndpoint(std::string_view endpoint);
 Design readDesign(std::string_view text, const std::string &fileName);
 Design loadDesign(const std::string &path);
 
+// Empty when a design file could hold the design, so that it opens again once saved: at most
+// limits::kMaxDesignItems entries in each array (hosts, ..., systems, a system's devices, layout
+// positions) and limits::kMaxPeerPairs ordered device pairs over all systems. Otherwise what is
+// over, for a message. readDesign refuses the same designs, naming the place in the file.
+std::string limitProblem(const Design &design);
+
 // Canonical text: key order and number format are fixed, so save → load → save is byte-identical.
 std::string writeDesign(const Design &design);
 // Writes to a temporary file beside `path` and renames it over, so the old file survives a crash.

@@ -89,20 +89,26 @@ System readSystem(ObjectReader &r)
 }
 
 // Each system's peer-to-peer matrix has n * (n - 1) entries; their sum bounds the analysis' work.
+std::size_t peerPairs(const System &system)
+{
+    const std::size_t n = system.devices.size();
+    return n * (n > 0 ? n - 1 : 0);
+}
+
+const std::string kPeerPairsExpected = "more than " + std::to_string(limits::kMaxPeerPairs)
+                                       + " ordered device pairs in all (n * (n - 1) for a system "
+                                         "of n devices, e.g. 1000 systems of 32)";
+
 void checkPeerPairs(const std::vector<System> &systems, const ObjectReader &root)
 {
     std::size_t pairs = 0;
     for (std::size_t i = 0; i < systems.size(); ++i) {
-        const std::size_t n = systems[i].devices.size();
-        pairs += n * (n > 0 ? n - 1 : 0);
+        pairs += peerPairs(systems[i]);
         if (pairs > limits::kMaxPeerPairs)
             throw InputError(
                 root.file(),
                 "at " + childPointer(childPointer(root.pointer("systems"), i), "devices"),
-                "the composed systems list too many devices: more than "
-                    + std::to_string(limits::kMaxPeerPairs)
-                    + " ordered device pairs in all (n * (n - 1) for a system of n "
-                      "devices, e.g. 1000 systems of 32)");
+                "the composed systems list too many devices: " + kPeerPairsExpected);
     }
 }
 
@@ -154,6 +160,32 @@ std::map<std::string, Position> readLayout(ObjectReader &root)
 }
 
 } // namespace
+
+std::string limitProblem(const Design &d)
+{
+    const std::pair<const char *, std::size_t> arrays[] = {
+        {"hosts", d.hosts.size()},     {"chassis", d.chassis.size()},
+        {"switches", d.switches.size()}, {"devices", d.devices.size()},
+        {"links", d.links.size()},     {"systems", d.systems.size()},
+        {"layout positions", d.layout.size()},
+    };
+    const std::string most = " (a design holds at most " + std::to_string(limits::kMaxDesignItems)
+                             + " of each)";
+    for (const auto &[what, count] : arrays) {
+        if (count > limits::kMaxDesignItems)
+            return "the design would have " + std::to_string(count) + " " + what + most;
+    }
+    std::size_t pairs = 0;
+    for (const System &s : d.systems) {
+        if (s.devices.size() > limits::kMaxDesignItems)
+            return "system " + s.name + " would list " + std::to_string(s.devices.size())
+                   + " devices" + most;
+        pairs += peerPairs(s);
+    }
+    if (pairs > limits::kMaxPeerPairs)
+        return "the composed systems would list too many devices: " + kPeerPairsExpected;
+    return {};
+}
 
 Design readDesign(std::string_view text, const std::string &fileName)
 {

@@ -181,6 +181,41 @@ private Q_SLOTS:
                  std::size_t(2)); // 2 * 707 * 706 = 998,284
     }
 
+    // limitProblem() refuses, before saving, exactly the designs readDesign() would refuse.
+    void limitProblemMatchesTheReader_data()
+    {
+        QTest::addColumn<std::vector<int>>("sizes");
+        QTest::addColumn<bool>("fits");
+        QTest::newRow("1000") << std::vector<int>{1000} << true;
+        QTest::newRow("1001") << std::vector<int>{1001} << false;
+        QTest::newRow("707+707") << std::vector<int>{707, 707} << true;
+        QTest::newRow("708+708") << std::vector<int>{708, 708} << false;
+    }
+
+    void limitProblemMatchesTheReader()
+    {
+        QFETCH(std::vector<int>, sizes);
+        QFETCH(bool, fits);
+        design::Design d;
+        for (std::size_t k = 0; k < sizes.size(); ++k) {
+            design::System system{"s" + std::to_string(k), "h", {}};
+            for (int i = 0; i < sizes[k]; ++i)
+                system.devices.push_back("d" + std::to_string(k) + "-" + std::to_string(i));
+            d.systems.push_back(system);
+        }
+        const std::string problem = design::limitProblem(d);
+        QCOMPARE(problem.empty(), fits);
+        const QString read
+            = errorOf([&] { design::readDesign(design::writeDesign(d), "s.clab"); });
+        QCOMPARE(read == QStringLiteral("(accepted)"), fits);
+        if (!fits)
+            QVERIFY2(contains(problem, "too many devices"), problem.c_str());
+
+        design::Design many;
+        many.links.resize(limits::kMaxDesignItems + 1, design::Link{"h/cpu0", "g", "pcie4", 1});
+        QVERIFY(contains(design::limitProblem(many), "100001 links"));
+    }
+
     void numbersInDesigns_data()
     {
         QTest::addColumn<QString>("body");

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void dragBackReleases();
     void findingSelectsItems();
     void deleteCopyPaste();
+    void editsStayWithinFileLimits();
     void paletteFilters();
     void exportsCanvas();
     void followsDarkPalette();
@@ -146,7 +147,7 @@ void TestCanvas::dropComposeLinkUndo()
     QCOMPARE(doc->design().systems[systemA].devices.back(), added.id);
     QCOMPARE(updated.count(), 3);
     m_window->systemsView()->selectSystem(systemA);
-    QCOMPARE(m_window->systemsView()->peerTable()->rowCount(), 5); // four GPUs and the new one
+    QCOMPARE(m_window->systemsView()->peerTable()->model()->rowCount(), 5); // four GPUs and the new one
     // It went back to its slot: composing does not move hardware.
     QCOMPARE(doc->design().device(added.id)->slot, 15);
 
@@ -168,7 +169,7 @@ void TestCanvas::dropComposeLinkUndo()
     QCOMPARE(updated.count(), 8);
     QVERIFY(!scene->node(added.id));
     m_window->systemsView()->selectSystem(systemA);
-    QCOMPARE(m_window->systemsView()->peerTable()->rowCount(), 4);
+    QCOMPARE(m_window->systemsView()->peerTable()->model()->rowCount(), 4);
     // Redo the delete and the drop: one step each.
     stack->redo();
     stack->redo();
@@ -252,6 +253,35 @@ void TestCanvas::deleteCopyPaste()
     doc->undoStack()->undo();
     doc->undoStack()->undo();
     QVERIFY(doc->design() == before);
+}
+
+// An edit after which the design could not be opened again (here: more than 10^6 ordered device
+// pairs) is refused with a message and leaves no undo step; one within the limit goes through.
+void TestCanvas::editsStayWithinFileLimits()
+{
+    Document *doc = m_window->document();
+    views::CanvasScene *scene = m_window->canvasScene();
+    design::Design big = doc->design();
+    const std::string model = big.device("gpu0")->model;
+    for (int i = 0; big.systems[0].devices.size() < 1000; ++i) {
+        const std::string id = "extra" + std::to_string(i);
+        big.devices.push_back({id, model, {}, {}, -1});
+        big.systems[0].devices.push_back(id);
+    }
+    doc->setDesign(big);
+    QVERIFY(design::limitProblem(big).empty()); // 1000 * 999 pairs and the other systems' few
+
+    QSignalSpy messages(m_window->controller(), &CanvasController::message);
+    Q_EMIT scene->composeRequested("gpu10", "hostA"); // host A's system would list 1001
+    QCOMPARE(messages.count(), 1);
+    QVERIFY2(messages[0][0].toString().contains(QStringLiteral("too many devices")),
+             qPrintable(messages[0][0].toString()));
+    QVERIFY(doc->design() == big);
+    QCOMPARE(doc->undoStack()->count(), 0);
+
+    Q_EMIT scene->composeRequested("gpu10", "hostC"); // a small system: fine
+    QCOMPARE(doc->undoStack()->count(), 1);
+    QVERIFY(!(doc->design() == big));
 }
 
 void TestCanvas::paletteFilters()
