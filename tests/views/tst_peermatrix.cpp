@@ -4,6 +4,7 @@
 #include "views/systems/systemsview.h"
 
 #include <QColor>
+#include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
 
@@ -77,6 +78,18 @@ private Q_SLOTS:
         QCOMPARE(view.peerTable()->model()->rowCount(), 1000);
         QCOMPARE(view.peerTable()->model()->index(999, 998).data().toString(),
                  QStringLiteral("100898.0"));
+        // Shown, replaced by a smaller system, then by the large one again, and destroyed at
+        // once: the model once pointed into the view's freed analysis at that moment, and the
+        // closing view read it (std::bad_alloc).
+        view.findChild<QTabWidget *>()->setCurrentWidget(view.peerTable());
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(!view.grab().isNull());
+        fabric::Analysis small;
+        small.systems.push_back(system(4));
+        view.setAnalysis(small);
+        QCOMPARE(view.peerTable()->model()->rowCount(), 4);
+        QTest::qWait(100);
+        view.setAnalysis(analysis);
     }
 };
 

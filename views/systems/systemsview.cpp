@@ -126,6 +126,13 @@ SystemsView::SystemsView(QWidget *parent)
     });
 }
 
+// The matrix model points into m_analysis, which dies before QWidget's destructor closes the
+// window and deletes the table view, and a closing view may still ask the model for cells.
+SystemsView::~SystemsView()
+{
+    m_peers->setSystem(nullptr);
+}
+
 int SystemsView::systemCount() const
 {
     return m_systems->count();

@@ -29,6 +29,7 @@ class SystemsView : public QWidget
 
 public:
     explicit SystemsView(QWidget *parent = nullptr);
+    ~SystemsView() override;
 
     // `predictions[i]` belongs to analysis.systems[i].
     void setAnalysis(const fabric::Analysis &analysis,
