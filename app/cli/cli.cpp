@@ -163,6 +163,7 @@ int run(int argc, const char *const *argv, std::ostream &out, std::ostream &err)
 {
     EscapingStream escapedOut(out);
     EscapingStream escapedErr(err);
+    escapedErr.tie(&escapedOut); // as std::cerr is tied to std::cout: output stays in order
     return parseAndRun(argc, argv, escapedOut, escapedErr, true);
 }
 

@@ -32,9 +32,13 @@ void EscapingStream::Buffer::put(unsigned char c)
         m_leadC2 = true;
         return;
     }
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+    if (c < 0x20 && c != '\n' && c != '\t') {
         std::snprintf(spelt, sizeof spelt, "\\x%02x", c);
         m_target->sputn(spelt, 4);
+        return;
+    }
+    if (c == 0x7f) { // JSON writers pass DEL through raw; \u007f keeps their output valid JSON
+        m_target->sputn("\\u007f", 6);
         return;
     }
     m_target->sputc(char(c));

@@ -8,9 +8,10 @@ namespace clab::cli {
 // What the command line prints may hold names from a user's files (systems, devices, submitters,
 // paths), and a name may hold an ESC or another control character that a terminal would act on.
 // EscapingStream writes through to another stream with every such byte spelt out instead: C0
-// controls other than newline and tab, DEL and the C1 controls U+0080 to U+009F (in UTF-8) become
-// \xNN or \u00NN. All other bytes, UTF-8 text included, pass unchanged; JSON output has none of
-// these bytes to begin with (its writer escapes them).
+// controls other than newline and tab become \xNN; DEL and the C1 controls U+0080 to U+009F (in
+// UTF-8) become \u007f and \u00NN. All other bytes, UTF-8 text included, pass unchanged. JSON
+// output stays valid: its writer escapes C0 itself and passes DEL and C1 raw, and \u00NN is a
+// JSON escape of the same character.
 class EscapingStream : public std::ostream
 {
 public:

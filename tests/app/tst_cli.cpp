@@ -93,7 +93,7 @@ void TestCli::escapingStream_data()
     QTest::newRow("plain") << QByteArray("a b\tc\n") << QByteArray("a b\tc\n");
     QTest::newRow("esc") << QByteArray("\x1b[31mred") << QByteArray("\\x1b[31mred");
     QTest::newRow("nul cr del") << QByteArray("x\0y\rz\x7f", 6)
-                                << QByteArray("x\\x00y\\x0dz\\x7f");
+                                << QByteArray("x\\x00y\\x0dz\\u007f");
     // UTF-8 text passes; U+00E9, U+00A0 (starts with 0xC2 too) and U+4E2D.
     QTest::newRow("utf8") << QByteArray("\xc3\xa9\xc2\xa0\xe4\xb8\xad")
                           << QByteArray("\xc3\xa9\xc2\xa0\xe4\xb8\xad");
@@ -113,7 +113,7 @@ void TestCli::escapingStream()
             clab::cli::EscapingStream s(target);
             if (byByte) {
                 for (const char c : written)
-                    s << c;
+                    s.put(c); // through overflow(), not xsputn()
             } else {
                 s << written.toStdString();
             }
@@ -142,6 +142,16 @@ void TestCli::controlCharactersInNamesAreSpeltOut()
         QVERIFY(r.out.find('\x07') == std::string::npos);
         QVERIFY2(r.out.find("\\x1b]0;owned\\x07\\x1b[2Jsys") != std::string::npos, r.out.c_str());
     }
+    // JSON output stays valid JSON, and gives the name back: its writer escapes C0 itself and
+    // passes DEL and C1 through, which the stream spells as JSON escapes.
+    d.systems[0].name = "a\x7f\xc2\x85\x1b[0m";
+    design::saveDesign(d, file);
+    const Outcome json = run({"analyze", "--json", file});
+    QCOMPARE(json.status, 0);
+    QVERIFY(json.out.find('\x7f') == std::string::npos);
+    const auto parsed = nlohmann::json::parse(json.out);
+    QCOMPARE(parsed["systems"][0]["name"].get<std::string>(), d.systems[0].name);
+
     const Outcome missing = run({"analyze", dir.path().toStdString() + "/no\x1b[2J.clab"});
     QCOMPARE(missing.status, 1);
     QVERIFY(missing.err.find('\x1b') == std::string::npos);
