@@ -277,7 +277,7 @@ void importMlperfSubmission(ImportSession &session, const fs::path &dir)
         session.row(i, files.size(), dir.string());
         const std::string text = readTextFile(files[i].string());
         manifest += files[i].filename().string() + " " + sha256Hex(text) + "\n";
-        runs.push_back(parseMlperfLog(text, files[i].filename().string()));
+        runs.push_back(parseMlperfLog(text, validUtf8(files[i].filename().string())));
     }
     double scaling = 1.0;
     const fs::path scalingFile = dir / "scaling.json";
@@ -293,16 +293,17 @@ void importMlperfSubmission(ImportSession &session, const fs::path &dir)
     if (!sourceId)
         return;
 
-    const std::string benchmark = dir.filename().string();
+    // Names taken from folder names, which are bytes: they go into JSON and the store as text.
+    const std::string benchmark = validUtf8(dir.filename().string());
     const fs::path systemDir = dir.parent_path();
-    const std::string systemName = systemDir.filename().string();
+    const std::string systemName = validUtf8(systemDir.filename().string());
     const fs::path resultsDir = systemDir.parent_path();
     std::string submitter, round;
     SystemFile system;
     if (resultsDir.filename() == "results") {
         const fs::path submitterDir = resultsDir.parent_path();
-        submitter = submitterDir.filename().string();
-        round = roundOf(submitterDir.parent_path().filename().string());
+        submitter = validUtf8(submitterDir.filename().string());
+        round = validUtf8(roundOf(submitterDir.parent_path().filename().string()));
         const fs::path systemJson = submitterDir / "systems" / (systemName + ".json");
         if (fs::exists(systemJson))
             system = addSystemFile(session, systemJson, submitter);
@@ -382,7 +383,7 @@ void importMlperfSubmission(ImportSession &session, const fs::path &dir)
             {"dropped_per_side", dropped},
             {"scaling_factor",
              scaling}}.dump();
-        r.place = dir.filename().string();
+        r.place = benchmark;
         session.store().addRun(r, *sourceId);
         entry["score_minutes"] = *score * scaling;
     }

@@ -101,6 +101,34 @@ private Q_SLOTS:
                 != std::string::npos);
         std::filesystem::remove_all(folder); // QTemporaryDir cannot remove what is not UTF-8
     }
+
+    // MLPerf names come from folder names: a Latin-1 submitter and system folder.
+    void latin1MlperfFolders()
+    {
+        namespace fs = std::filesystem;
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+        const fs::path root = dir.path().toStdString() + "/v9.9";
+        fs::create_directories(root);
+        fs::copy(fixture("mlperf/v9.9/Acme"), root / "Acm\xe9", fs::copy_options::recursive);
+        const fs::path submitter = root / "Acm\xe9";
+        fs::rename(submitter / "results/box_8xA100", submitter / "results/b\xf6x");
+        fs::rename(submitter / "systems/box_8xA100.json", submitter / "systems/b\xf6x.json");
+        std::string out, err;
+        QCOMPARE(run({"import", "--db", db, "--json", root.string()}, out, err), 0);
+        const auto j = nlohmann::json::parse(out);
+        bool found = false;
+        for (const auto &entry : j["imported"]) {
+            if (entry["kind"] == "mlperf" && entry["benchmark"] == "resnet") {
+                QCOMPARE(entry["submitter"].get<std::string>(), std::string("Acm\xEF\xBF\xBD"));
+                QCOMPARE(entry["system"].get<std::string>(), std::string("b\xEF\xBF\xBDx"));
+                QCOMPARE(entry["score_minutes"].get<double>(), 18.0);
+                found = true;
+            }
+        }
+        QVERIFY2(found, out.c_str());
+        fs::remove_all(root);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestImportCli)
