@@ -91,7 +91,11 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
     QUndoStack *stack = m_document->undoStack();
     connect(scene, &views::CanvasScene::moveRequested, this,
             [this, stack](const std::map<std::string, design::Position> &to) {
-                stack->push(new commands::MoveItemsCommand(m_document, to));
+                design::Design next = m_document->design();
+                for (const auto &[id, at] : to)
+                    next.layout[id] = at;
+                if (fitsLimits(next))
+                    stack->push(new commands::MoveItemsCommand(m_document, to));
             });
     connect(scene, &views::CanvasScene::composeRequested, this,
             [this](const std::string &device, const std::string &host) {
@@ -204,17 +208,8 @@ std::string CanvasController::addPart(const QString &modelText, QPointF pos,
         fragment.layout[id] = snappedPosition(pos);
     }
 
-    design::Design next = current;
-    design::appendItems(next, fragment);
-    if (device && host)
-        design::compose(next, id, host->id);
-    if (!fitsLimits(next))
-        return {};
-
-    QUndoStack *stack = m_document->undoStack();
-    const QString name = q(catalog.entry(model)->name);
     if (device && host) {
-        // Dropped on a host: cable it to the host's first socket and compose it there, as one step.
+        // Dropped on a host: cable it to the host's first socket and compose it there.
         design::Design with = current;
         with.devices.push_back(fragment.devices.front());
         const design::DesignIndex index(with);
@@ -225,6 +220,17 @@ std::string CanvasController::addPart(const QString &modelText, QPointF pos,
         fragment.layout[id] = {hostAt.x, hostAt.y + design::kHostBox.height + 60};
         if (choice.ok())
             fragment.links.push_back({host->id + "/cpu0", id, choice.kind, choice.count});
+    }
+    design::Design next = current;
+    design::appendItems(next, fragment);
+    if (device && host)
+        design::compose(next, id, host->id);
+    if (!fitsLimits(next))
+        return {};
+
+    QUndoStack *stack = m_document->undoStack();
+    const QString name = q(catalog.entry(model)->name);
+    if (device && host) {
         stack->beginMacro(tr("Add %1 to %2").arg(name, q(host->id)));
         stack->push(new commands::AddItemsCommand(m_document, fragment, tr("Add %1").arg(name)));
         stack->push(new commands::ComposeCommand(m_document, id, host->id));
@@ -377,6 +383,11 @@ void CanvasController::tidyLayout()
     const auto positions
         = design::autoLayout(m_document->design(), catalog::Catalog::builtin(), false);
     if (positions.empty())
+        return;
+    design::Design next = m_document->design();
+    for (const auto &[id, at] : positions)
+        next.layout[id] = at;
+    if (!fitsLimits(next))
         return;
     auto *command = new commands::MoveItemsCommand(m_document, positions);
     command->setText(tr("Tidy layout"));

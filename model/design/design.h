@@ -128,8 +128,10 @@ Design loadDesign(const std::string &path);
 
 // Empty when a design file could hold the design, so that it opens again once saved: at most
 // limits::kMaxDesignItems entries in each array (hosts, ..., systems, a system's devices, layout
-// positions) and limits::kMaxPeerPairs ordered device pairs over all systems. Otherwise what is
-// over, for a message. readDesign refuses the same designs, naming the place in the file.
+// positions), positions within limits::kMaxCoordinate and limits::kMaxPeerPairs ordered device
+// pairs over all systems. Otherwise what is over, for a message. readDesign refuses the same
+// designs, naming the place in the file. (The file-size limit is not checked: reaching 64 MB
+// within these counts needs names of hundreds of bytes on every item.)
 std::string limitProblem(const Design &design);
 
 // Canonical text: key order and number format are fixed, so save → load → save is byte-identical.

@@ -175,6 +175,10 @@ std::string limitProblem(const Design &d)
         if (count > limits::kMaxDesignItems)
             return "the design would have " + std::to_string(count) + " " + what + most;
     }
+    for (const auto &[id, at] : d.layout) {
+        if (!(std::abs(at.x) <= limits::kMaxCoordinate && std::abs(at.y) <= limits::kMaxCoordinate))
+            return id + " would be placed outside the canvas (positions run from -1e9 to 1e9)";
+    }
     std::size_t pairs = 0;
     for (const System &s : d.systems) {
         if (s.devices.size() > limits::kMaxDesignItems)

@@ -214,6 +214,14 @@ private Q_SLOTS:
         design::Design many;
         many.links.resize(limits::kMaxDesignItems + 1, design::Link{"h/cpu0", "g", "pcie4", 1});
         QVERIFY(contains(design::limitProblem(many), "100001 links"));
+
+        design::Design far;
+        far.layout["h"] = {0, 1e9};
+        QVERIFY(design::limitProblem(far).empty());
+        far.layout["h"] = {0, 1e9 + 40};
+        QVERIFY(contains(design::limitProblem(far), "h would be placed outside the canvas"));
+        QVERIFY(contains(errorOf([&] { design::readDesign(design::writeDesign(far), "f.clab"); }),
+                         "expected a canvas position"));
     }
 
     void numbersInDesigns_data()

@@ -8,6 +8,7 @@
 #include "views/palette/palettewidget.h"
 #include "views/systems/systemsview.h"
 
+#include <QClipboard>
 #include <QComboBox>
 #include <QListWidget>
 #include <QMimeData>
@@ -282,6 +283,20 @@ void TestCanvas::editsStayWithinFileLimits()
     Q_EMIT scene->composeRequested("gpu10", "hostC"); // a small system: fine
     QCOMPARE(doc->undoStack()->count(), 1);
     QVERIFY(!(doc->design() == big));
+
+    // Pasting a host from the canvas' far edge: the paste's 40-unit shift would take it past
+    // 1e9, which no design file may hold.
+    const design::Design edited = doc->design();
+    design::Design clip;
+    clip.hosts.push_back(*edited.host("hostC"));
+    clip.layout["hostC"] = {1e9, 0};
+    QApplication::clipboard()->setText(QString::fromStdString(design::writeDesign(clip)));
+    m_window->controller()->paste();
+    QCOMPARE(messages.count(), 2);
+    QVERIFY2(messages[1][0].toString().contains(QStringLiteral("outside the canvas")),
+             qPrintable(messages[1][0].toString()));
+    QVERIFY(doc->design() == edited);
+    QCOMPARE(doc->undoStack()->count(), 1);
 }
 
 void TestCanvas::paletteFilters()
