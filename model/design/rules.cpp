@@ -23,92 +23,15 @@ const char *severityName(Severity severity)
 
 namespace {
 
-std::string quote(const std::string &s)
-{
-    return "\"" + s + "\"";
-}
-
 std::string joinSuggestions(const std::vector<std::string> &names)
 {
     if (names.empty())
         return "";
     std::string out = " (did you mean ";
     for (std::size_t i = 0; i < names.size(); ++i)
-        out += (i ? (i + 1 == names.size() ? " or " : ", ") : "") + quote(names[i]);
+        out += (i ? (i + 1 == names.size() ? " or " : ", ") : "") + quoted(names[i]);
     return out + "?)";
 }
-
-bool parsePort(const std::string &port, const char *prefix, int &index)
-{
-    const std::string p(prefix);
-    if (port.rfind(p, 0) != 0 || port.size() == p.size() || port.size() > p.size() + 4)
-        return false;
-    index = 0;
-    for (std::size_t i = p.size(); i < port.size(); ++i) {
-        if (port[i] < '0' || port[i] > '9')
-            return false;
-        index = index * 10 + (port[i] - '0');
-    }
-    return true;
-}
-
-const char *portKindName(PortKind k)
-{
-    switch (k) {
-    case PortKind::None:
-        return "nothing";
-    case PortKind::HostSocket:
-        return "a host socket";
-    case PortKind::ChassisPort:
-        return "a chassis host port";
-    case PortKind::PcieSwitch:
-        return "a PCIe switch";
-    case PortKind::NetworkSwitch:
-        return "a network switch";
-    case PortKind::NvSwitch:
-        return "an NVSwitch";
-    case PortKind::Gpu:
-        return "a GPU";
-    case PortKind::Nvme:
-        return "an NVMe drive";
-    case PortKind::Nic:
-        return "a NIC";
-    }
-    return "?";
-}
-
-} // namespace
-
-bool isPcieUpstream(PortKind k)
-{
-    return k == PortKind::HostSocket || k == PortKind::PcieSwitch || k == PortKind::ChassisPort;
-}
-
-bool isDevice(PortKind k)
-{
-    return k == PortKind::Gpu || k == PortKind::Nvme || k == PortKind::Nic;
-}
-
-bool pcieCompatible(PortKind a, PortKind b)
-{
-    if (!isPcieUpstream(a))
-        std::swap(a, b);
-    if (!isPcieUpstream(a))
-        return false; // device to device, or something that has no PCIe port
-    switch (a) {
-    case PortKind::HostSocket:
-        return b == PortKind::ChassisPort || b == PortKind::PcieSwitch || isDevice(b);
-    case PortKind::PcieSwitch:
-        return b == PortKind::PcieSwitch || b == PortKind::ChassisPort || b == PortKind::HostSocket
-               || isDevice(b);
-    case PortKind::ChassisPort:
-        return b == PortKind::HostSocket || b == PortKind::PcieSwitch;
-    default:
-        return false;
-    }
-}
-
-namespace {
 
 class Checker
 {
@@ -153,7 +76,7 @@ private:
         for (const auto &[id, n] : seen) {
             if (n > 1)
                 add(Severity::Error,
-                    "id " + quote(id) + " is used by " + std::to_string(n)
+                    "id " + quoted(id) + " is used by " + std::to_string(n)
                         + " items; ids must be unique",
                     {id});
         }
@@ -167,13 +90,13 @@ private:
             return;
         if (kind) {
             add(Severity::Error,
-                quote(id) + " is a " + what + ", but its model " + quote(model) + " is a "
+                quoted(id) + " is a " + what + ", but its model " + quoted(model) + " is a "
                     + catalog::kindName(*kind) + " in the catalog",
                 {id});
             return;
         }
         add(Severity::Error,
-            quote(id) + ": unknown " + what + " model " + quote(model)
+            quoted(id) + ": unknown " + what + " model " + quoted(model)
                 + joinSuggestions(m_c.suggest(model, kinds)),
             {id});
     }
@@ -200,7 +123,7 @@ private:
             const Chassis *ch = m_index.chassis(dev.chassis);
             if (!ch) {
                 add(Severity::Error,
-                    quote(dev.id) + " sits in chassis " + quote(dev.chassis)
+                    quoted(dev.id) + " sits in chassis " + quoted(dev.chassis)
                         + ", which is not in the design",
                     {dev.id});
                 continue;
@@ -209,8 +132,8 @@ private:
             ++counts[ch->id];
             if (spec && (dev.slot < 0 || dev.slot >= spec->slots)) {
                 add(Severity::Error,
-                    quote(dev.id) + " is in slot " + std::to_string(dev.slot) + " of "
-                        + quote(ch->id) + ", which has slots 0 to "
+                    quoted(dev.id) + " is in slot " + std::to_string(dev.slot) + " of "
+                        + quoted(ch->id) + ", which has slots 0 to "
                         + std::to_string(spec->slots - 1),
                     {dev.id, ch->id});
                 continue;
@@ -218,15 +141,15 @@ private:
             auto [it, inserted] = filled[ch->id].emplace(dev.slot, dev.id);
             if (!inserted)
                 add(Severity::Error,
-                    "slot " + std::to_string(dev.slot) + " of " + quote(ch->id)
-                        + " is filled twice: by " + quote(it->second) + " and " + quote(dev.id),
+                    "slot " + std::to_string(dev.slot) + " of " + quoted(ch->id)
+                        + " is filled twice: by " + quoted(it->second) + " and " + quoted(dev.id),
                     {it->second, dev.id, ch->id});
         }
         for (const auto &ch : m_d.chassis) {
             const catalog::Chassis *spec = m_c.chassis(ch.model);
             if (spec && counts[ch.id] > spec->slots)
                 add(Severity::Error,
-                    quote(ch.id) + " holds " + std::to_string(counts[ch.id]) + " devices but a "
+                    quoted(ch.id) + " holds " + std::to_string(counts[ch.id]) + " devices but a "
                         + spec->name + " has only " + std::to_string(spec->slots) + " slots",
                     {ch.id});
         }
@@ -255,7 +178,7 @@ private:
             for (std::size_t s = 0; s < lanes.size(); ++s) {
                 if (lanes[s] > sw->lanes)
                     add(Severity::Error,
-                        "switch " + std::to_string(s) + " of " + quote(ch.id) + " needs "
+                        "switch " + std::to_string(s) + " of " + quoted(ch.id) + " needs "
                             + std::to_string(lanes[s]) + " lanes but a " + sw->name + " has "
                             + std::to_string(sw->lanes),
                         {ch.id});
@@ -310,7 +233,7 @@ private:
             const catalog::LinkKind *kind = m_c.link(l.kind);
             if (!kind || kind->family == LinkFamily::Socket) {
                 add(Severity::Error,
-                    linkName(i) + ": unknown link kind " + quote(l.kind)
+                    linkName(i) + ": unknown link kind " + quoted(l.kind)
                         + joinSuggestions(m_c.suggest(l.kind, {Kind::Link})),
                     items);
                 continue;
@@ -357,8 +280,8 @@ private:
             const catalog::NvSwitch *spec = m_c.nvSwitch(m_index.findSwitch(pairIds.second)->model);
             if (spec && links > spec->linksPerGpu)
                 add(Severity::Error,
-                    quote(pairIds.first) + " has " + std::to_string(links) + " NVLink links to "
-                        + quote(pairIds.second) + ", but a " + spec->name + " has "
+                    quoted(pairIds.first) + " has " + std::to_string(links) + " NVLink links to "
+                        + quoted(pairIds.second) + ", but a " + spec->name + " has "
                         + std::to_string(spec->linksPerGpu) + " per GPU",
                     {pairIds.first, pairIds.second});
         }
@@ -389,16 +312,16 @@ private:
                 const Switch *sw = m_index.findSwitch(end);
                 const catalog::NvSwitch *nvs = sw ? m_c.nvSwitch(sw->model) : nullptr;
                 if (nvs && nvs->nvlinkGen != kind.gen)
-                    return refuse(quote(end) + " (" + nvs->name + ") is an NVLink "
+                    return refuse(quoted(end) + " (" + nvs->name + ") is an NVLink "
                                   + std::to_string(nvs->nvlinkGen) + " switch; it takes no NVLink "
                                   + std::to_string(kind.gen));
                 const Device *dev = m_index.device(end);
                 const catalog::Gpu *g = dev ? m_c.gpu(dev->model) : nullptr;
                 if (g && g->nvlinkGen == 0)
-                    return refuse("NVLink between GPUs that have none: " + quote(end) + " ("
+                    return refuse("NVLink between GPUs that have none: " + quoted(end) + " ("
                                   + g->name + ") has no NVLink");
                 if (g && g->nvlinkGen != kind.gen)
-                    return refuse(quote(end) + " (" + g->name + ") speaks NVLink "
+                    return refuse(quoted(end) + " (" + g->name + ") speaks NVLink "
                                   + std::to_string(g->nvlinkGen) + ", not NVLink "
                                   + std::to_string(kind.gen));
             }
@@ -415,7 +338,7 @@ private:
                 if (const Switch *s = m_index.findSwitch(end)) {
                     const catalog::NetworkSwitch *ns = m_c.networkSwitch(s->model);
                     if (ns && ns->family != family)
-                        return refuse(quote(end) + " is an " + ns->family + " switch; it takes no "
+                        return refuse(quoted(end) + " is an " + ns->family + " switch; it takes no "
                                       + family + " cable");
                 }
                 if (const Device *dev = m_index.device(end)) {
@@ -423,7 +346,8 @@ private:
                     if (nic
                         && std::find(nic->protocols.begin(), nic->protocols.end(), family)
                                == nic->protocols.end())
-                        return refuse(quote(end) + " (" + nic->name + ") does not speak " + family);
+                        return refuse(quoted(end) + " (" + nic->name + ") does not speak "
+                                      + family);
                 }
             }
             return true;
@@ -454,13 +378,13 @@ private:
             const catalog::PcieSwitch *spec = m_c.pcieSwitch(m_index.findSwitch(id)->model);
             if (lanes > spec->lanes)
                 add(Severity::Error,
-                    "PCIe switch " + quote(id) + " carries " + std::to_string(lanes)
+                    "PCIe switch " + quoted(id) + " carries " + std::to_string(lanes)
                         + " lanes, over the " + std::to_string(spec->lanes) + " a " + spec->name
                         + " has",
                     {id});
             if (switchPorts.at(id) > spec->ports)
                 add(Severity::Error,
-                    "PCIe switch " + quote(id) + " has " + std::to_string(switchPorts.at(id))
+                    "PCIe switch " + quoted(id) + " has " + std::to_string(switchPorts.at(id))
                         + " links, over its " + std::to_string(spec->ports) + " ports",
                     {id});
         }
@@ -468,7 +392,7 @@ private:
             const catalog::Gpu *g = m_c.gpu(m_index.device(id)->model);
             if (g && links > g->nvlinkLinks)
                 add(Severity::Error,
-                    quote(id) + " has " + std::to_string(links) + " NVLink links attached, but a "
+                    quoted(id) + " has " + std::to_string(links) + " NVLink links attached, but a "
                         + g->name + " has " + std::to_string(g->nvlinkLinks),
                     {id});
         }
@@ -476,7 +400,7 @@ private:
             const catalog::NvSwitch *spec = m_c.nvSwitch(m_index.findSwitch(id)->model);
             if (spec && static_cast<int>(gpus.size()) > spec->gpus)
                 add(Severity::Error,
-                    quote(id) + " joins " + std::to_string(gpus.size()) + " GPUs, but a "
+                    quoted(id) + " joins " + std::to_string(gpus.size()) + " GPUs, but a "
                         + spec->name + " has room for " + std::to_string(spec->gpus),
                     {id});
         }
@@ -539,11 +463,11 @@ private:
         std::set<std::string> names;
         for (const auto &s : m_d.systems) {
             if (!names.insert(s.name).second)
-                add(Severity::Error, "two composed systems are named " + quote(s.name), {});
+                add(Severity::Error, "two composed systems are named " + quoted(s.name), {});
             const Host *h = m_index.host(s.host);
             if (!h) {
                 add(Severity::Error,
-                    "system " + quote(s.name) + " is composed on host " + quote(s.host)
+                    "system " + quoted(s.name) + " is composed on host " + quoted(s.host)
                         + ", which is not in the design",
                     {});
                 continue;
@@ -555,14 +479,14 @@ private:
                 const Device *dev = m_index.device(id);
                 if (!dev) {
                     add(Severity::Error,
-                        "system " + quote(s.name) + " lists device " + quote(id)
+                        "system " + quoted(s.name) + " lists device " + quoted(id)
                             + ", which is not in the design",
                         {h->id});
                     continue;
                 }
                 if (!listed.insert(id).second) {
                     add(Severity::Warning,
-                        "system " + quote(s.name) + " lists " + quote(id) + " twice", {id});
+                        "system " + quoted(s.name) + " lists " + quoted(id) + " twice", {id});
                     continue;
                 }
                 if (m_c.gpu(dev->model))
@@ -570,31 +494,31 @@ private:
                 auto [it, inserted] = composedTo.emplace(id, std::pair{h->id, s.name});
                 if (!inserted && it->second.first != h->id)
                     add(Severity::Error,
-                        quote(id) + " is composed to two hosts: " + quote(it->second.first)
-                            + " (system " + quote(it->second.second) + ") and " + quote(h->id)
-                            + " (system " + quote(s.name) + ")",
+                        quoted(id) + " is composed to two hosts: " + quoted(it->second.first)
+                            + " (system " + quoted(it->second.second) + ") and " + quoted(h->id)
+                            + " (system " + quoted(s.name) + ")",
                         {id, it->second.first, h->id});
                 else if (!inserted)
                     add(Severity::Error,
-                        quote(id) + " is in two systems on host " + quote(h->id) + ": "
-                            + quote(it->second.second) + " and " + quote(s.name),
+                        quoted(id) + " is in two systems on host " + quoted(h->id) + ": "
+                            + quoted(it->second.second) + " and " + quoted(s.name),
                         {id});
                 if (!reach.count(id))
                     add(Severity::Error,
-                        quote(id) + " is composed to " + quote(h->id)
+                        quoted(id) + " is composed to " + quoted(h->id)
                             + " but has no PCIe path to it (cable the chassis "
                               "to the host, or link the device below it)",
                         {id, h->id});
             }
             if (gpus == 0)
-                add(Severity::Warning, "system " + quote(s.name) + " has no GPU", {h->id});
+                add(Severity::Warning, "system " + quoted(s.name) + " has no GPU", {h->id});
         }
         for (const auto &dev : m_d.devices) {
             if (dev.chassis.empty() && !composedTo.count(dev.id)) {
                 const bool linked = m_pcieAdjacency.count(dev.id) || m_otherLinks.count(dev.id);
                 if (!linked)
                     add(Severity::Warning,
-                        quote(dev.id)
+                        quoted(dev.id)
                             + " is neither in a chassis nor linked to "
                               "anything",
                         {dev.id});
@@ -612,7 +536,8 @@ private:
         const System *s = m_d.system(c.system);
         if (!s) {
             add(Severity::Error,
-                "the cluster joins system " + quote(c.system) + ", which is not in the design", {});
+                "the cluster joins system " + quoted(c.system) + ", which is not in the design",
+                {});
             return;
         }
         std::vector<std::string> hostItem; // the finding's item on the canvas, when there is one
@@ -633,14 +558,14 @@ private:
         }
         if (gpus.empty()) {
             add(Severity::Error,
-                "the cluster joins system " + quote(c.system) + ", which has no GPU", hostItem);
+                "the cluster joins system " + quoted(c.system) + ", which has no GPU", hostItem);
             return;
         }
         try {
             cluster::checkClusterNetwork(c.topology, c.nodes, int(gpus.size()));
         } catch (const InputError &e) {
             add(Severity::Error,
-                "the cluster's topology " + quote(c.topology) + " does not fit "
+                "the cluster's topology " + quoted(c.topology) + " does not fit "
                     + std::to_string(c.nodes) + " nodes of " + std::to_string(gpus.size())
                     + " GPUs: " + e.place() + ": " + e.message(),
                 hostItem);
@@ -656,65 +581,6 @@ private:
 };
 
 } // namespace
-
-ResolvedEndpoint resolveEndpoint(const DesignIndex &d, const Catalog &c,
-                                 const std::string &endpoint)
-{
-    const Endpoint ep = splitEndpoint(endpoint);
-    ResolvedEndpoint r;
-    if (const Host *h = d.host(ep.item)) {
-        const catalog::Host *spec = c.host(h->model);
-        const int sockets = spec ? spec->sockets : 1;
-        if (ep.port.empty()) {
-            r.kind = PortKind::HostSocket;
-        } else if (parsePort(ep.port, "cpu", r.index) && r.index < sockets) {
-            r.kind = PortKind::HostSocket;
-        } else {
-            r.error = quote(ep.item) + " has no port " + quote(ep.port) + " (its sockets are cpu0"
-                      + (sockets > 1 ? " to cpu" + std::to_string(sockets - 1) : std::string())
-                      + ")";
-        }
-        return r;
-    }
-    if (const Chassis *ch = d.chassis(ep.item)) {
-        const catalog::Chassis *spec = c.chassis(ch->model);
-        const int ports = spec ? spec->hostPorts : 0;
-        if (parsePort(ep.port, "up", r.index) && r.index < ports)
-            r.kind = PortKind::ChassisPort;
-        else
-            r.error = "a chassis is cabled at a host port up0 to up" + std::to_string(ports - 1)
-                      + ", not " + quote(ep.port.empty() ? ep.item : endpoint);
-        return r;
-    }
-    if (const Switch *s = d.findSwitch(ep.item)) {
-        const auto kind = c.kindOf(s->model);
-        if (kind == Kind::PcieSwitch)
-            r.kind = PortKind::PcieSwitch;
-        else if (kind == Kind::NetworkSwitch)
-            r.kind = PortKind::NetworkSwitch;
-        else if (kind == Kind::NvSwitch)
-            r.kind = PortKind::NvSwitch;
-        else
-            r.error = quote(ep.item) + " has an unknown model";
-        return r;
-    }
-    if (const Device *dev = d.device(ep.item)) {
-        const auto kind = c.kindOf(dev->model);
-        if (!ep.port.empty())
-            r.error = "device ports are not named; write " + quote(ep.item);
-        else if (kind == Kind::Gpu)
-            r.kind = PortKind::Gpu;
-        else if (kind == Kind::Nvme)
-            r.kind = PortKind::Nvme;
-        else if (kind == Kind::Nic)
-            r.kind = PortKind::Nic;
-        else
-            r.error = quote(ep.item) + " has an unknown model";
-        return r;
-    }
-    r.error = "no item " + quote(ep.item) + " in the design";
-    return r;
-}
 
 std::vector<Finding> checkDesign(const Design &design, const Catalog &catalog)
 {
