@@ -47,6 +47,12 @@ QString q(const std::string &s)
     return QString::fromStdString(s);
 }
 
+void placeAt(design::Design &d, const std::map<std::string, design::Position> &positions)
+{
+    for (const auto &[id, at] : positions)
+        d.layout[id] = at;
+}
+
 std::string prefixFor(catalog::Kind kind)
 {
     switch (kind) {
@@ -91,16 +97,11 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
     QUndoStack *stack = m_document->undoStack();
     connect(scene, &views::CanvasScene::moveRequested, this,
             [this, stack](const std::map<std::string, design::Position> &to) {
-                design::Design next = m_document->design();
-                for (const auto &[id, at] : to)
-                    next.layout[id] = at;
-                if (fitsLimits(next))
+                if (fitsLimitsAfter([&](design::Design &d) { placeAt(d, to); }))
                     stack->push(new commands::MoveItemsCommand(m_document, to));
             });
     connect(scene, &views::CanvasScene::composeRequested, this,
-            [this](const std::string &device, const std::string &host) {
-                compose(device, host);
-            });
+            [this](const std::string &device, const std::string &host) { compose(device, host); });
     connect(scene, &views::CanvasScene::slotRequested, this,
             [stack, this](const std::string &device, const std::string &chassis, int slot) {
                 stack->push(new commands::SetSlotCommand(m_document, device, chassis, slot));
@@ -124,9 +125,7 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
                 stack->push(new commands::SetModelCommand(m_document, id, model));
             });
     connect(inspector, &views::InspectorWidget::hostRequested, this,
-            [this](const std::string &device, const std::string &host) {
-                compose(device, host);
-            });
+            [this](const std::string &device, const std::string &host) { compose(device, host); });
     connect(inspector, &views::InspectorWidget::slotRequested, this,
             [stack, this](const std::string &device, const std::string &chassis, int slot) {
                 stack->push(new commands::SetSlotCommand(m_document, device, chassis, slot));
@@ -221,11 +220,11 @@ std::string CanvasController::addPart(const QString &modelText, QPointF pos,
         if (choice.ok())
             fragment.links.push_back({host->id + "/cpu0", id, choice.kind, choice.count});
     }
-    design::Design next = current;
-    design::appendItems(next, fragment);
-    if (device && host)
-        design::compose(next, id, host->id);
-    if (!fitsLimits(next))
+    if (!fitsLimitsAfter([&](design::Design &d) {
+            design::appendItems(d, fragment);
+            if (device && host)
+                design::compose(d, id, host->id);
+        }))
         return {};
 
     QUndoStack *stack = m_document->undoStack();
@@ -251,25 +250,23 @@ void CanvasController::link(const std::string &from, const std::string &to)
         Q_EMIT message(tr("Cannot link %1 to %2: %3").arg(q(from), q(to), q(choice.error)));
         return;
     }
-    design::Design next = m_document->design();
-    next.links.push_back({from, to, choice.kind, choice.count});
-    if (!fitsLimits(next))
+    const design::Link link{from, to, choice.kind, choice.count};
+    if (!fitsLimitsAfter([&](design::Design &d) { d.links.push_back(link); }))
         return;
-    m_document->undoStack()->push(
-        new commands::AddLinkCommand(m_document, {from, to, choice.kind, choice.count}));
+    m_document->undoStack()->push(new commands::AddLinkCommand(m_document, link));
 }
 
 void CanvasController::compose(const std::string &device, const std::string &host)
 {
-    design::Design next = m_document->design();
-    design::compose(next, device, host);
-    if (!fitsLimits(next))
+    if (!fitsLimitsAfter([&](design::Design &d) { design::compose(d, device, host); }))
         return;
     m_document->undoStack()->push(new commands::ComposeCommand(m_document, device, host));
 }
 
-bool CanvasController::fitsLimits(const design::Design &next)
+bool CanvasController::fitsLimitsAfter(const std::function<void(design::Design &)> &edit)
 {
+    design::Design next = m_document->design();
+    edit(next);
     const std::string problem = design::limitProblem(next);
     if (problem.empty())
         return true;
@@ -337,9 +334,7 @@ void CanvasController::paste()
     fragment = design::prepareForPaste(m_document->design(), std::move(fragment), 40, 40);
     const std::set<std::string> pasted = design::itemIds(fragment);
     const std::vector<std::string> ids(pasted.begin(), pasted.end());
-    design::Design next = m_document->design();
-    design::appendItems(next, fragment);
-    if (!fitsLimits(next))
+    if (!fitsLimitsAfter([&](design::Design &d) { design::appendItems(d, fragment); }))
         return;
     m_document->undoStack()->push(new commands::AddItemsCommand(
         m_document, fragment, tr("Paste %n item(s)", nullptr, int(ids.size()))));
@@ -370,9 +365,7 @@ bool CanvasController::groupSelection(const QString &name)
         Q_EMIT message(tr("There is already a system named %1.").arg(name));
         return false;
     }
-    design::Design next = d;
-    design::groupSystem(next, system);
-    if (!fitsLimits(next))
+    if (!fitsLimitsAfter([&](design::Design &next) { design::groupSystem(next, system); }))
         return false;
     m_document->undoStack()->push(new commands::GroupSystemCommand(m_document, system));
     return true;
@@ -384,10 +377,7 @@ void CanvasController::tidyLayout()
         = design::autoLayout(m_document->design(), catalog::Catalog::builtin(), false);
     if (positions.empty())
         return;
-    design::Design next = m_document->design();
-    for (const auto &[id, at] : positions)
-        next.layout[id] = at;
-    if (!fitsLimits(next))
+    if (!fitsLimitsAfter([&](design::Design &d) { placeAt(d, positions); }))
         return;
     auto *command = new commands::MoveItemsCommand(m_document, positions);
     command->setText(tr("Tidy layout"));

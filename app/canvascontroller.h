@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QPointF>
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -55,9 +56,9 @@ Q_SIGNALS:
 private:
     void showInspector();
     void compose(const std::string &device, const std::string &host);
-    // Refuses an edit, with a message, when the design it makes could not be saved and opened
-    // again (design::limitProblem): what the user saves must always load.
-    bool fitsLimits(const design::Design &next);
+    // Applies `edit` to a copy of the design and refuses it, with a message, when the result could
+    // not be saved and opened again (design::limitProblem): what the user saves must always load.
+    bool fitsLimitsAfter(const std::function<void(design::Design &)> &edit);
     void changeLinkKind(const QString &kind, int index);
 
     Document *m_document;
