@@ -24,7 +24,8 @@ namespace {
 const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names
-        = {"analyze", "bench", "predict", "calibrate", "validate", "topo", "import", "chart", "render", "example", "upgrade"};
+        = {"analyze", "bench", "predict", "calibrate", "validate", "topo",
+           "import",  "chart", "render",  "example",   "upgrade"};
     return names;
 }
 

@@ -5,7 +5,9 @@
 namespace clab::cli {
 
 EscapingStream::EscapingStream(std::ostream &target)
-    : std::ostream(nullptr), m_buffer(target.rdbuf()), m_target(target)
+    : std::ostream(nullptr)
+    , m_buffer(target.rdbuf())
+    , m_target(target)
 {
     rdbuf(&m_buffer);
 }

@@ -22,7 +22,10 @@ private:
     class Buffer : public std::streambuf
     {
     public:
-        explicit Buffer(std::streambuf *target) : m_target(target) {}
+        explicit Buffer(std::streambuf *target)
+            : m_target(target)
+        {
+        }
         void finish();
 
     protected:

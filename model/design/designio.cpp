@@ -164,13 +164,16 @@ std::map<std::string, Position> readLayout(ObjectReader &root)
 std::string limitProblem(const Design &d)
 {
     const std::pair<const char *, std::size_t> arrays[] = {
-        {"hosts", d.hosts.size()},     {"chassis", d.chassis.size()},
-        {"switches", d.switches.size()}, {"devices", d.devices.size()},
-        {"links", d.links.size()},     {"systems", d.systems.size()},
+        {"hosts", d.hosts.size()},
+        {"chassis", d.chassis.size()},
+        {"switches", d.switches.size()},
+        {"devices", d.devices.size()},
+        {"links", d.links.size()},
+        {"systems", d.systems.size()},
         {"layout positions", d.layout.size()},
     };
-    const std::string most = " (a design holds at most " + std::to_string(limits::kMaxDesignItems)
-                             + " of each)";
+    const std::string most
+        = " (a design holds at most " + std::to_string(limits::kMaxDesignItems) + " of each)";
     for (const auto &[what, count] : arrays) {
         if (count > limits::kMaxDesignItems)
             return "the design would have " + std::to_string(count) + " " + what + most;

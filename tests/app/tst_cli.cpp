@@ -98,7 +98,7 @@ void TestCli::escapingStream_data()
     QTest::newRow("utf8") << QByteArray("\xc3\xa9\xc2\xa0\xe4\xb8\xad")
                           << QByteArray("\xc3\xa9\xc2\xa0\xe4\xb8\xad");
     // U+009B is the one-character CSI of 8-bit terminals.
-    QTest::newRow("c1") << QByteArray("a\xc2\x9b" "31m") << QByteArray("a\\u009b31m");
+    QTest::newRow("c1") << QByteArray("a\xc2\x9b") + "31m" << QByteArray("a\\u009b31m");
     QTest::newRow("lone 0xC2 at the end") << QByteArray("a\xc2") << QByteArray("a\xc2");
 }
 

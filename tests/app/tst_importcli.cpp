@@ -96,7 +96,8 @@ private Q_SLOTS:
         QCOMPARE(j["skipped"].size(), std::size_t(1));
         const std::string shown = "caf\xEF\xBF\xBD/r\xEF\xBF\xBDsum\xEF\xBF\xBD-";
         for (const auto &entry : j["imported"])
-            QVERIFY2(entry["path"].get<std::string>().find(shown) != std::string::npos, out.c_str());
+            QVERIFY2(entry["path"].get<std::string>().find(shown) != std::string::npos,
+                     out.c_str());
         QVERIFY(j["skipped"][0]["path"].get<std::string>().find(shown + "notes.txt")
                 != std::string::npos);
         std::filesystem::remove_all(folder); // QTemporaryDir cannot remove what is not UTF-8

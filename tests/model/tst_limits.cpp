@@ -205,8 +205,7 @@ private Q_SLOTS:
         }
         const std::string problem = design::limitProblem(d);
         QCOMPARE(problem.empty(), fits);
-        const QString read
-            = errorOf([&] { design::readDesign(design::writeDesign(d), "s.clab"); });
+        const QString read = errorOf([&] { design::readDesign(design::writeDesign(d), "s.clab"); });
         QCOMPARE(read == QStringLiteral("(accepted)"), fits);
         if (!fits)
             QVERIFY2(contains(problem, "too many devices"), problem.c_str());

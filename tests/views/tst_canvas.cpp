@@ -148,7 +148,8 @@ void TestCanvas::dropComposeLinkUndo()
     QCOMPARE(doc->design().systems[systemA].devices.back(), added.id);
     QCOMPARE(updated.count(), 3);
     m_window->systemsView()->selectSystem(systemA);
-    QCOMPARE(m_window->systemsView()->peerTable()->model()->rowCount(), 5); // four GPUs and the new one
+    QCOMPARE(m_window->systemsView()->peerTable()->model()->rowCount(),
+             5); // four GPUs and the new one
     // It went back to its slot: composing does not move hardware.
     QCOMPARE(doc->design().device(added.id)->slot, 15);
 

@@ -23,8 +23,12 @@ fabric::SystemReport system(int n)
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
             if (i != j)
-                s.p2p.push_back({s.gpus[std::size_t(i)], s.gpus[std::size_t(j)],
-                                 fabric::RouteKind::None, 100.0 * i + j, 1.5, {}});
+                s.p2p.push_back({s.gpus[std::size_t(i)],
+                                 s.gpus[std::size_t(j)],
+                                 fabric::RouteKind::None,
+                                 100.0 * i + j,
+                                 1.5,
+                                 {}});
     return s;
 }
 

@@ -45,8 +45,8 @@ const fabric::PeerToPeer *PeerMatrixModel::pair(int row, int column) const
     const int n = rowCount();
     if (row == column || row < 0 || column < 0 || row >= n || column >= n)
         return nullptr;
-    const std::size_t k = std::size_t(row) * std::size_t(n - 1)
-                          + std::size_t(column < row ? column : column - 1);
+    const std::size_t k
+        = std::size_t(row) * std::size_t(n - 1) + std::size_t(column < row ? column : column - 1);
     return k < m_system->p2p.size() ? &m_system->p2p[k] : nullptr;
 }
 
