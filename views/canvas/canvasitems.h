@@ -73,6 +73,7 @@ public:
     int type() const override { return Type; }
     int index() const { return m_index; }
     void setEnds(QPointF a, QPointF b);
+    QPointF midpoint() const { return (m_a + m_b) / 2; }
     void setLook(const QString &label, const QColor &colour, double width, bool dashed,
                  const QString &tooltip);
 
