@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "perf/report.h"
+#include "perf/service.h"
 
 namespace clab {
 
@@ -14,17 +15,15 @@ std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Desi
     std::vector<std::vector<SystemPrediction>> out;
     for (std::size_t i = 0; i < analysis.systems.size(); ++i) {
         std::vector<SystemPrediction> rows;
-        const perf::Platform platform = perf::platformOf(index, analysis, i, cat);
         for (const std::string &id : ids) {
             const workload::Workload *w = workload::Library::builtin().find(id);
-            if (!platform.gpu || !w)
+            if (analysis.systems[i].gpus.empty() || !w)
                 continue;
-            const auto precision
-                = perf::parsePrecision(w->defaultPrecision).value_or(perf::Precision::Fp16);
-            const int batch = perf::defaultGlobalBatch(*w, platform.gpusPerNode);
-            rows.push_back(
-                {w, precision,
-                 perf::predict(platform, *w, batch, precision, perf::Calibration::builtin())});
+            // The same service `composelab predict` calls, with its defaults: the batch that
+            // trains fastest, the benchmark's precision, the newest calibrated software.
+            perf::Prediction p = perf::predictSystem(index, analysis, i, *w, perf::Request{},
+                                                     perf::Calibration::builtin(), cat);
+            rows.push_back({w, p.precision, std::move(p)});
         }
         out.push_back(std::move(rows));
     }

@@ -79,6 +79,11 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     predictCmd->add_option(
         "--cluster", predict.cluster,
         "Network joining the --nodes: fattree or rail, e.g. fattree:taper=2,radix=64");
+    predictCmd->add_option("--software", predict.software,
+                           "Software stack of the calibration, e.g. mlperf-4.1 or ngc-dle "
+                           "(default: the newest calibrated MLPerf round)");
+    predictCmd->add_option("--loader", predict.loader,
+                           "Input pipeline: dali (GPU decode) or cpu (default: the benchmark's)");
     predictCmd->add_flag("--json", predict.json, "Machine-readable output");
     predictCmd->add_option("--save", predict.saveDb,
                            "Also keep the prediction as predicted runs in this experiment store");
@@ -94,11 +99,20 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
 
     ValidateOptions validate;
     CLI::App *validateCmd = app.add_subcommand(
-        "validate", "Predict every row of an MLPerf results table and report the errors");
-    validateCmd->add_option("csv", validate.file, "Results table")->required();
+        "validate", "Predict every row of MLPerf results or training-throughput tables and report "
+                    "the errors");
+    validateCmd->add_option("csv", validate.files, "Result tables")->required();
     validateCmd->add_flag("--json", validate.json, "Machine-readable output");
     validateCmd->add_option("--calibration", validate.calibration,
                             "Calibration file (default: the shipped one)");
+    validateCmd
+        ->add_option("--group-out", validate.groupOut,
+                     "Fit on the other groups and predict each held-out one: architecture, "
+                     "round or system (5 folds)")
+        ->check(CLI::IsMember({"architecture", "round", "system"}));
+    validateCmd->add_flag("--physics-only", validate.physicsOnly,
+                          "With --group-out: fit one GEMM efficiency per benchmark and nothing "
+                          "else");
 
     TopoOptions topo;
     addTopoSubcommand(app, topo);

@@ -29,6 +29,8 @@ struct PredictOptions
     std::string precision; // empty: the benchmark's default
     int nodes = 1;         // copies of the system joined by its network
     std::string cluster; // the network joining them: "fattree:taper=2", "rail"; empty: the design's
+    std::string software; // a calibrated stack ("mlperf-4.1", "ngc-dle"); empty: the default
+    std::string loader;   // "dali", "cpu", ...; empty: the benchmark's default
     bool json = false;
     std::string saveDb; // when set: keep the prediction in this experiment store
 };
@@ -44,8 +46,10 @@ int calibrateCommand(const CalibrateOptions &options, std::ostream &out, std::os
 
 struct ValidateOptions
 {
-    std::string file;
-    std::string calibration; // empty: the shipped datasets/calibration.json
+    std::vector<std::string> files; // MLPerf results or training-throughput tables
+    std::string calibration;        // empty: the shipped datasets/calibration.json
+    std::string groupOut;           // "architecture", "round" or "system": fit without each group
+    bool physicsOnly = false;       // with groupOut: fit one GEMM efficiency per benchmark only
     bool json = false;
 };
 int validateCommand(const ValidateOptions &options, std::ostream &out, std::ostream &err);

@@ -32,6 +32,16 @@ struct Tflops
     std::optional<double> fp32, tf32, fp16, bf16, fp8;
 };
 
+// What a GPU really reaches, measured: large dense GEMMs per precision (cuBLAS) and a streaming
+// copy of device memory. The performance model's compute terms start from these, not from the
+// datasheet peaks; an unmeasured one is estimated from measured parts (perf/gpurates.h).
+struct Achieved
+{
+    Tflops gemmTflops;
+    std::optional<double> memBwGBps;
+    std::string source;
+};
+
 struct Gpu : Entry
 {
     std::string arch;
@@ -43,6 +53,7 @@ struct Gpu : Entry
     int nvlinkLinks = 0;
     PcieSpec pcie;
     double tdpW = 0;
+    Achieved achieved;
 };
 
 struct Host : Entry

@@ -30,19 +30,54 @@ PcieSpec readPcie(ObjectReader r)
     return p;
 }
 
+Tflops readTflops(ObjectReader t)
+{
+    Tflops out;
+    out.fp32 = t.optionalNumber("fp32");
+    out.tf32 = t.optionalNumber("tf32");
+    out.fp16 = t.optionalNumber("fp16");
+    out.bf16 = t.optionalNumber("bf16");
+    out.fp8 = t.optionalNumber("fp8");
+    const std::pair<const char *, const std::optional<double> *> rates[] = {{"fp32", &out.fp32},
+                                                                            {"tf32", &out.tf32},
+                                                                            {"fp16", &out.fp16},
+                                                                            {"bf16", &out.bf16},
+                                                                            {"fp8", &out.fp8}};
+    for (const auto &[key, v] : rates)
+        if (*v && !(**v > 0))
+            t.fail(key, "expected a rate greater than zero (or null where there is none)");
+    t.finish();
+    return out;
+}
+
+// Achieved rates may not exceed the peaks they are measured against: a table that says so has
+// its columns swapped or its units wrong.
+void checkAchieved(ObjectReader &r, const Gpu &g)
+{
+    const Tflops &a = g.achieved.gemmTflops;
+    const Tflops &p = g.tflops;
+    const std::pair<const std::optional<double> *, const std::optional<double> *> pairs[]
+        = {{&a.fp32, &p.fp32},
+           {&a.tf32, &p.tf32},
+           {&a.fp16, &p.fp16},
+           {&a.bf16, &p.bf16},
+           {&a.fp8, &p.fp8}};
+    for (const auto &[achieved, peak] : pairs) {
+        if (*achieved && (!*peak || **achieved > **peak * 1.0001))
+            r.fail("achieved", "an achieved GEMM rate is above the dense peak of its precision "
+                               "(or the GPU has no peak for it)");
+    }
+    if (g.achieved.memBwGBps && *g.achieved.memBwGBps > g.memBwGBps * 1.0001)
+        r.fail("achieved", "the achieved memory bandwidth is above memBwGBps");
+}
+
 Gpu readGpu(ObjectReader &r)
 {
     Gpu g;
     readEntry(r, g);
     g.arch = r.string("arch");
     g.formFactor = r.string("formFactor");
-    ObjectReader t = r.object("tflops");
-    g.tflops.fp32 = t.optionalNumber("fp32");
-    g.tflops.tf32 = t.optionalNumber("tf32");
-    g.tflops.fp16 = t.optionalNumber("fp16");
-    g.tflops.bf16 = t.optionalNumber("bf16");
-    g.tflops.fp8 = t.optionalNumber("fp8");
-    t.finish();
+    g.tflops = readTflops(r.object("tflops"));
     g.memGB = r.positive("memGB");
     g.memBwGBps = r.positive("memBwGBps");
     if (const Json *nv = r.optionalObject("nvlink")) {
@@ -53,6 +88,18 @@ Gpu readGpu(ObjectReader &r)
     }
     g.pcie = readPcie(r.object("pcie"));
     g.tdpW = r.positive("tdpW");
+    if (const Json *a = r.optionalObject("achieved")) {
+        ObjectReader ar(*a, r.pointer("achieved"), r.file());
+        g.achieved.gemmTflops = readTflops(ar.object("gemmTflops"));
+        g.achieved.memBwGBps = ar.optionalNumber("memBwGBps");
+        if (g.achieved.memBwGBps && !(*g.achieved.memBwGBps > 0))
+            ar.fail("memBwGBps", "expected a bandwidth greater than zero");
+        g.achieved.source = ar.string("source");
+        if (g.achieved.source.empty())
+            ar.fail("source", "every measured figure needs a source");
+        ar.finish();
+        checkAchieved(r, g);
+    }
     return g;
 }
 

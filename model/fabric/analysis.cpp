@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "fabric/sharing.h"
+#include "fabric/stepflowsbuilder.h"
 #include "util/limits.h"
 
 #include <algorithm>
@@ -135,6 +136,23 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
         const std::vector<FlowRate> readRates = maxMinFair(readFlows, capacity);
         for (std::size_t i = 0; i < readRates.size(); ++i)
             rep.storage[i].concurrentGBps = readRates[i].rate;
+
+        // A step's transfers, for the performance model: each GPU sends its gradients to the
+        // next and its share of the inter-node traffic to a NIC (rail-style, GPU i to NIC
+        // i mod NICs), receives its input from host memory, and the drives feed host memory.
+        StepFlowsBuilder step;
+        for (const Route &r : ringRoutes)
+            step.add(FlowClass::Ring, r);
+        for (const Route &r : h2d)
+            step.add(FlowClass::Input, r);
+        for (std::size_t i = 0; i < reads.size(); ++i)
+            step.addDrive(reads[i], rep.storage[i].aloneGBps, rep.drives[i] + " (drive read)");
+        for (std::size_t i = 0; i < n && !rep.nics.empty(); ++i) {
+            const std::vector<Route> toNic
+                = router.peers(s.host, rep.gpus[i], {rep.nics[i % rep.nics.size()]});
+            step.add(FlowClass::Network, toNic.front());
+        }
+        rep.flows = step.finish(capacity, [&](std::size_t r) { return router.resourceLabel(r); });
         out.systems.push_back(std::move(rep));
     }
 

@@ -2,6 +2,7 @@
 
 #include "design/rules.h"
 #include "fabric/routes.h"
+#include "fabric/stepflows.h"
 
 #include <string>
 #include <vector>
@@ -58,6 +59,9 @@ struct SystemReport
     // ring all-reduce does: the slowest hop's share is the ring's per-GPU bandwidth.
     double ringGBps = 0;
     double ringLatencyUs = 0; // slowest hop
+    // A training step's transfers at once (ring, input copies, drive reads, GPU to NIC), for the
+    // performance model's sharing of links between them.
+    StepFlows flows;
 };
 
 struct NetworkPath

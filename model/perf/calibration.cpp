@@ -1,11 +1,11 @@
 #include "perf/calibration.h"
 
-#include "catalog/catalog.h"
 #include "util/embedded.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
 #include "util/limits.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -16,10 +16,26 @@ namespace {
 
 using Map = std::map<std::string, double, std::less<>>;
 
-// `calibrate` keeps every value within e^6 of its prior of 0.4 or 1 (fit.cpp), so between 0.001
-// and 403. Far outside that a file is no calibration, and toJson's five decimals would write
-// 1e-6 as 0 and 1e307 (times 1e5, infinite) as null: files it could not read back.
+// `calibrate` keeps every factor within e^6 of its prior (fit.cpp), so between 0.001 and 403.
+// Far outside that a file is no calibration, and the writer's five decimals would write 1e-6 as
+// 0 and 1e307 (times 1e5, infinite) as null: files it could not read back.
 constexpr limits::Range kFactor{1e-4, 1e4, false, "a calibration value"};
+// Log-residual quantiles: a model off by more than e^5 (150x) is no model.
+constexpr limits::Range kLogError{-5, 5, false, "a log error quantile"};
+
+constexpr int kFormat = 2;
+
+double factor(ObjectReader &r, const char *key, double fallback)
+{
+    if (!r.has(key))
+        return fallback;
+    const double v = r.number(key);
+    if (!(v > 0))
+        r.fail(key, "expected a number greater than zero");
+    if (const std::string p = limits::rangeProblem(v, kFactor); !p.empty())
+        r.fail(key, p);
+    return v;
+}
 
 Map readMap(ObjectReader &r, const char *key)
 {
@@ -27,30 +43,41 @@ Map readMap(ObjectReader &r, const char *key)
     const Json *o = r.optionalObject(key);
     if (!o)
         return out;
-    for (auto it = o->begin(); it != o->end(); ++it) {
-        const std::string place = "at " + childPointer(r.pointer(key), it.key());
-        if (!it.value().is_number() || !(it.value().get<double>() > 0))
-            throw InputError(r.file(), place, "expected a number greater than zero");
-        if (const std::string p = limits::rangeProblem(it.value().get<double>(), kFactor);
-            !p.empty())
-            throw InputError(r.file(), place, p);
-        out.emplace(it.key(), it.value().get<double>());
-    }
+    if (!o->is_object())
+        r.fail(key, "expected an object of numbers");
+    ObjectReader m(*o, r.pointer(key), r.file());
+    for (auto it = o->begin(); it != o->end(); ++it)
+        out.emplace(it.key(), factor(m, it.key().c_str(), 1));
+    m.finish();
     return out;
 }
 
-double lookup(const Map &m, std::string_view key, double fallback)
+bool isRound(std::string_view key)
 {
-    const auto it = m.find(key);
-    return it == m.end() ? fallback : it->second;
+    return key.substr(0, 7) == "mlperf-" && key.size() > 7
+           && std::isdigit(static_cast<unsigned char>(key[7]));
 }
 
-bool isRound(std::string_view s)
+double roundNumber(std::string_view key)
 {
-    return !s.empty() && std::isdigit(static_cast<unsigned char>(s.front()));
+    return std::atof(std::string(key.substr(7)).c_str());
+}
+
+OrderedJson rounded(double v)
+{
+    return std::round(v * 1e5) / 1e5;
 }
 
 } // namespace
+
+std::string softwareKey(std::string_view roundOrStack)
+{
+    if (!roundOrStack.empty() && std::isdigit(static_cast<unsigned char>(roundOrStack.front())))
+        return "mlperf-" + std::string(roundOrStack);
+    if (roundOrStack == "dle")
+        return "ngc-dle";
+    return std::string(roundOrStack);
+}
 
 const Calibration &Calibration::builtin()
 {
@@ -69,23 +96,65 @@ Calibration Calibration::fromJson(std::string_view text, const std::string &file
     const Json json = parseJson(text, fileName);
     ObjectReader r(json, "", fileName);
     Calibration c;
-    c.benchEfficiency = readMap(r, "benchEfficiency");
-    c.benchOverheadMs = readMap(r, "benchOverheadMs");
-    c.archFactor = readMap(r, "archFactor");
-    c.benchArchFactor = readMap(r, "benchArchFactor");
-    c.gpuFactor = readMap(r, "gpuFactor");
-    c.benchRoundFactor = readMap(r, "benchRoundFactor");
-    c.roundFactor = readMap(r, "roundFactor");
-    c.linkFactor = readMap(r, "linkFactor");
+    if (r.has("format") && r.integer("format", 1) != kFormat)
+        r.fail("format", "expected format " + std::to_string(kFormat)
+                             + " (a calibration of another model version: re-run calibrate)");
+    if (const Json *bench = r.optionalObject("bench")) {
+        ObjectReader b(*bench, r.pointer("bench"), fileName);
+        for (auto it = bench->begin(); it != bench->end(); ++it) {
+            if (!it.value().is_object())
+                b.fail(it.key().c_str(), "expected an object of a benchmark's parameters");
+            ObjectReader p = b.object(it.key().c_str());
+            BenchParams params;
+            params.gemmEfficiency = factor(p, "gemmEfficiency", params.gemmEfficiency);
+            if (params.gemmEfficiency > 1)
+                p.fail("gemmEfficiency", "expected at most 1: no benchmark beats the GPU's "
+                                         "measured large-GEMM rate");
+            params.memoryScale = factor(p, "memoryScale", params.memoryScale);
+            params.overheadMs = factor(p, "overheadMs", params.overheadMs);
+            params.evalOverheadS = factor(p, "evalOverheadS", params.evalOverheadS);
+            p.finish();
+            c.bench.emplace(it.key(), params);
+        }
+        b.finish();
+    }
     c.overlap = r.number("overlap", 0.7);
     if (c.overlap < 0 || c.overlap > 1)
         r.fail("overlap", "expected a fraction between 0 and 1");
+    c.software = readMap(r, "software");
+    c.benchSoftware = readMap(r, "benchSoftware");
+    c.defaultSoftware = r.string("defaultSoftware", "");
+    if (!c.defaultSoftware.empty() && !c.software.count(c.defaultSoftware))
+        r.fail("defaultSoftware", "expected one of the stacks of \"software\"");
+    if (const Json *intervals = r.optionalObject("intervals")) {
+        ObjectReader all(*intervals, r.pointer("intervals"), fileName);
+        for (auto it = intervals->begin(); it != intervals->end(); ++it) {
+            if (!it.value().is_object())
+                all.fail(it.key().c_str(), "expected {\"p10\": .., \"p90\": .., \"rows\": ..}");
+            ObjectReader i = all.object(it.key().c_str());
+            Interval v;
+            v.p10 = i.number("p10");
+            v.p90 = i.number("p90");
+            for (const char *k : {"p10", "p90"})
+                if (const std::string p
+                    = limits::rangeProblem(std::string(k) == "p10" ? v.p10 : v.p90, kLogError);
+                    !p.empty())
+                    i.fail(k, p);
+            if (v.p10 > v.p90)
+                i.fail("p10", "expected p10 at most p90");
+            v.rows = i.integer("rows", 0, 0);
+            i.finish();
+            c.intervals.emplace(it.key(), v);
+        }
+        all.finish();
+    }
+    for (const std::string &a : r.strings("architectures"))
+        c.architectures.insert(a);
     c.inputs = r.strings("inputs");
     c.rows = r.integer("rows", 0, 0);
     c.fittedAt = r.string("fittedAt", "");
+    c.report = r.string("report", "");
     r.string("about", "");
-    r.optionalObject("crossValidation"); // written for people; not read back
-    r.optionalObject("inSample");
     r.finish();
     return c;
 }
@@ -93,107 +162,122 @@ Calibration Calibration::fromJson(std::string_view text, const std::string &file
 std::string Calibration::toJson() const
 {
     OrderedJson j;
-    j["about"] = "Efficiency factors of the ComposeLab performance model, fitted by "
-                 "`composelab calibrate` on the files in `inputs`. Factors belong to a benchmark, "
-                 "a GPU architecture, an intra-node link kind or a software year (MLPerf round).";
+    j["about"]
+        = "Fitted factors of the ComposeLab performance model (model/perf/MODEL.md), written "
+          "by `composelab calibrate` from the files in `inputs`. Factors belong to a "
+          "benchmark or a software stack, never to a GPU, a system or a submitter.";
+    j["format"] = kFormat;
     j["fittedAt"] = fittedAt;
     j["rows"] = rows;
     j["inputs"] = inputs;
-    j["overlap"] = overlap;
+    j["architectures"] = std::vector<std::string>(architectures.begin(), architectures.end());
+    j["overlap"] = rounded(overlap);
+    OrderedJson b = OrderedJson::object();
+    for (const auto &[id, p] : bench) {
+        b[id] = {{"gemmEfficiency", rounded(p.gemmEfficiency)},
+                 {"memoryScale", rounded(p.memoryScale)},
+                 {"overheadMs", rounded(p.overheadMs)},
+                 {"evalOverheadS", rounded(p.evalOverheadS)}};
+    }
+    j["bench"] = std::move(b);
     auto put = [&](const char *key, const Map &m) {
         OrderedJson o = OrderedJson::object();
         for (const auto &[k, v] : m)
-            o[k] = std::round(v * 1e5) / 1e5;
+            o[k] = rounded(v);
         j[key] = std::move(o);
     };
-    put("benchEfficiency", benchEfficiency);
-    put("benchOverheadMs", benchOverheadMs);
-    put("archFactor", archFactor);
-    put("benchArchFactor", benchArchFactor);
-    put("gpuFactor", gpuFactor);
-    put("benchRoundFactor", benchRoundFactor);
-    put("roundFactor", roundFactor);
-    put("linkFactor", linkFactor);
+    put("software", software);
+    put("benchSoftware", benchSoftware);
+    j["defaultSoftware"] = defaultSoftware;
+    OrderedJson in = OrderedJson::object();
+    for (const auto &[k, v] : intervals)
+        in[k] = {{"p10", rounded(v.p10)}, {"p90", rounded(v.p90)}, {"rows", v.rows}};
+    j["intervals"] = std::move(in);
+    j["report"] = report;
     return j.dump(2) + "\n";
 }
 
-double Calibration::efficiency(std::string_view bench) const
+const BenchParams *Calibration::params(std::string_view id) const
 {
-    // Uncalibrated benchmarks: a typical share of peak for training (40 %).
-    return lookup(benchEfficiency, bench, 0.4);
+    const auto it = bench.find(id);
+    return it == bench.end() ? nullptr : &it->second;
 }
 
-double Calibration::overheadS(std::string_view bench) const
+BenchParams Calibration::typical() const
 {
-    return lookup(benchOverheadMs, bench, 0) / 1000.0;
+    if (bench.empty())
+        return {};
+    auto median = [&](double BenchParams::*field) {
+        std::vector<double> v;
+        for (const auto &[id, p] : bench)
+            v.push_back(p.*field);
+        std::sort(v.begin(), v.end());
+        return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    };
+    return {median(&BenchParams::gemmEfficiency), median(&BenchParams::memoryScale),
+            median(&BenchParams::overheadMs), median(&BenchParams::evalOverheadS)};
 }
 
-double Calibration::arch(std::string_view a) const
+bool Calibration::knowsSoftware(std::string_view stack) const
 {
-    return lookup(archFactor, a, 1);
+    return software.find(stack) != software.end();
 }
 
-double Calibration::benchArch(std::string_view bench, std::string_view arch) const
+double Calibration::softwareFactor(std::string_view id, std::string_view stack,
+                                   std::string *note) const
 {
-    std::string key(bench);
-    key += '/';
-    key += arch;
-    return lookup(benchArchFactor, key, 1);
-}
-
-double Calibration::link(std::string_view l) const
-{
-    return lookup(linkFactor, l, 1);
-}
-
-namespace {
-
-// A factor keyed by `prefix` + round: the round itself, else the newest calibrated round at or
-// before it (software only gets better), else, for no round at all, the newest; else 1.
-double roundLookup(const Map &m, const std::string &prefix, std::string_view r)
-{
-    if (const auto it = m.find(prefix + std::string(r)); it != m.end())
-        return it->second;
-    if (!r.empty() && !isRound(r))
+    auto benchFactor = [&](const std::string &s) {
+        const auto it = benchSoftware.find(std::string(id) + "/" + s);
+        return it == benchSoftware.end() ? 1.0 : it->second;
+    };
+    if (const auto it = software.find(stack); it != software.end())
+        return it->second * benchFactor(it->first);
+    if (!isRound(stack)) {
+        if (note && !stack.empty())
+            *note = "software \"" + std::string(stack) + "\" is not calibrated: no software factor";
         return 1;
-    const double want = r.empty() ? 1e9 : std::atof(std::string(r).c_str());
-    double best = -1;
-    double factor = 1;
-    for (const auto &[k, v] : m) {
-        if (k.compare(0, prefix.size(), prefix) != 0)
-            continue;
-        const std::string round = k.substr(prefix.size());
-        if (!isRound(round))
-            continue;
-        const double x = std::atof(round.c_str());
-        if (x <= want && x > best) {
-            best = x;
-            factor = v;
-        }
     }
-    return factor;
+    // An MLPerf round the fit has not seen: the software of the calibrated rounds around it.
+    const double want = roundNumber(stack);
+    const std::string *before = nullptr, *after = nullptr;
+    for (const auto &[key, v] : software) {
+        if (!isRound(key))
+            continue;
+        const double x = roundNumber(key);
+        if (x <= want && (!before || x > roundNumber(*before)))
+            before = &key;
+        if (x >= want && (!after || x < roundNumber(*after)))
+            after = &key;
+    }
+    double log = 0;
+    int n = 0;
+    std::string from;
+    for (const std::string *k : {before, after}) {
+        if (!k)
+            continue;
+        log += std::log(software.at(*k) * benchFactor(*k));
+        ++n;
+        from += (from.empty() ? "" : " and ") + *k;
+    }
+    if (note)
+        *note = n ? "software " + std::string(stack) + " is not calibrated: taken from " + from
+                  : "software " + std::string(stack) + " is not calibrated: no software factor";
+    return n ? std::exp(log / n) : 1.0;
 }
 
-} // namespace
-
-double Calibration::round(std::string_view r) const
+Interval Calibration::interval(std::string_view id, std::string_view arch) const
 {
-    return roundLookup(roundFactor, "", r);
-}
-
-double Calibration::benchRound(std::string_view bench, std::string_view r) const
-{
-    return roundLookup(benchRoundFactor, std::string(bench) + "/", r);
-}
-
-std::string gpuKey(const catalog::Gpu &gpu)
-{
-    return gpu.arch + " " + gpu.formFactor;
-}
-
-double Calibration::gpu(const catalog::Gpu &g) const
-{
-    return lookup(gpuFactor, gpuKey(g), 1);
+    // A cell needs this many held-out rows before its own quantiles are trusted (fit.cpp's
+    // intervalsOf writes no smaller cells).
+    constexpr int kMinRows = 8;
+    for (const std::string &key : {std::string(id) + "/" + std::string(arch), std::string(id),
+                                   std::string(arch), std::string()}) {
+        const auto it = intervals.find(key);
+        if (it != intervals.end() && it->second.rows >= kMinRows)
+            return it->second;
+    }
+    // No held-out rows at all (a calibration written by hand): say so by a wide interval.
+    return {-0.4, 0.4, 0};
 }
 
 } // namespace clab::perf

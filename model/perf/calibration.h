@@ -1,55 +1,81 @@
 #pragma once
 
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace clab::catalog {
-struct Gpu;
-}
-
 namespace clab::perf {
 
-// The key of a GPU's form-factor factor: "Ampere SXM4", "Hopper PCIe".
-std::string gpuKey(const catalog::Gpu &gpu);
+// What the physics of a benchmark cannot know, fitted once across every GPU it ran on. None of
+// these belongs to a GPU, a system or a submitter (see model/perf/MODEL.md).
+struct BenchParams
+{
+    // Share of the GPU's measured large-GEMM rate the benchmark's matrix math reaches (layer
+    // shapes, small batches, kernels that are not GEMMs). At most 1.
+    double gemmEfficiency = 0.5;
+    // Multiplies the benchmark's estimated memory-bound bytes per sample (workload
+    // memoryBytesPerSample): fusion and caching that an estimate cannot count.
+    double memoryScale = 1;
+    // Fixed time per forward/backward pass: kernel launches, framework and host work.
+    double overheadMs = 1;
+    // Fixed time per evaluation: the pass's set-up, gathering and scoring the result.
+    double evalOverheadS = 1;
+};
 
-// The fitted efficiency factors of the performance model. Each belongs to a benchmark, a GPU
-// architecture, an intra-node link kind or a software year (MLPerf round) — never to a system or
-// a submitter. Written by `composelab calibrate` with the data it came from; the shipped one is
-// datasets/calibration.json.
+// A prediction's uncertainty: quantiles of log(predicted / measured) on rows held out of the
+// fit, so that [predicted · exp(-p90), predicted · exp(-p10)] covers 80 % of outcomes.
+struct Interval
+{
+    double p10 = 0;
+    double p90 = 0;
+    int rows = 0;
+};
+
+// The fitted factors of the performance model. Written by `composelab calibrate` with the data it
+// came from; the shipped one is datasets/calibration.json.
 struct Calibration
 {
-    std::map<std::string, double, std::less<>> benchEfficiency; // workload id -> fraction of peak
-    std::map<std::string, double, std::less<>> benchOverheadMs; // workload id -> fixed ms per step
-    std::map<std::string, double, std::less<>> archFactor;      // "Ampere" -> multiplies efficiency
-    std::map<std::string, double, std::less<>>
-        benchArchFactor; // "bert_large/Hopper" -> multiplies efficiency
-    std::map<std::string, double, std::less<>> gpuFactor; // "Ampere PCIe" -> clocks, power limit
-    std::map<std::string, double, std::less<>>
-        benchRoundFactor; // "bert_large/3.0" -> that benchmark's software that year
-    std::map<std::string, double, std::less<>> roundFactor; // "4.0", "dle" -> multiplies efficiency
-    std::map<std::string, double, std::less<>>
-        linkFactor;       // "nvswitch" -> multiplies ring bandwidth
-    double overlap = 0.7; // share of the backward pass that gradient traffic can hide behind
-    std::vector<std::string> inputs; // files (and their hashes) it was fitted on
-    int rows = 0;                    // rows used
-    std::string fittedAt;            // ISO date
+    std::map<std::string, BenchParams, std::less<>> bench; // workload id -> parameters
+    // Share of one micro-batch's backward pass that gradient traffic can hide behind.
+    double overlap = 0.7;
+    // Software stacks ("mlperf-4.1", "ngc-dle", ...): a factor on compute time, shrunk towards 1
+    // (all stacks), and for a benchmark on a stack, shrunk towards the stack's factor.
+    std::map<std::string, double, std::less<>> software;
+    std::map<std::string, double, std::less<>> benchSoftware; // "resnet50/mlperf-4.1"
+    std::string defaultSoftware; // what predictions use when none is named
+    // Held-out error quantiles: "resnet50/Ampere", "resnet50", "Ampere" and "" (all rows) from
+    // the 5-fold cross-validation by system; "arch-out" from fits without the GPU's whole
+    // architecture, for GPUs of an architecture the fit has not seen.
+    std::map<std::string, Interval, std::less<>> intervals;
+    std::set<std::string, std::less<>> architectures; // with rows in the fit
+    std::vector<std::string> inputs;                  // files (and their hashes) it was fitted on
+    int rows = 0;
+    std::string fittedAt; // ISO date
+    std::string report;   // the validation summary `calibrate` printed, for people
 
     static const Calibration &builtin();
     static Calibration fromJson(std::string_view text, const std::string &fileName);
     std::string toJson() const;
 
-    // Lookups with the fallbacks the model uses: 1 for an unknown architecture or link; for an
-    // unknown round the newest round at or before it, else 1.
-    double efficiency(std::string_view bench) const;
-    double overheadS(std::string_view bench) const;
-    double arch(std::string_view a) const;
-    double benchArch(std::string_view bench, std::string_view arch) const;
-    double gpu(const catalog::Gpu &gpu) const;
-    double benchRound(std::string_view bench, std::string_view round) const;
-    double round(std::string_view r) const;
-    double link(std::string_view l) const;
+    // The benchmark's parameters, or nullptr when it has no calibration rows.
+    const BenchParams *params(std::string_view bench) const;
+    // For a benchmark without rows: the median of each parameter over the calibrated ones.
+    BenchParams typical() const;
+    // The software factor of a benchmark on a stack. A stack the calibration lacks takes the
+    // average of the nearest calibrated MLPerf rounds before and after it (software years), and
+    // `note` says so; an unknown stack that is not an MLPerf round gives 1.
+    double softwareFactor(std::string_view bench, std::string_view stack,
+                          std::string *note = nullptr) const;
+    bool knowsSoftware(std::string_view stack) const;
+    // The interval of a benchmark on an architecture: its own cell when it has enough rows,
+    // else the benchmark's, the architecture's, then all rows.
+    Interval interval(std::string_view bench, std::string_view arch) const;
 };
+
+// "4.1" -> "mlperf-4.1"; "dle" -> "ngc-dle"; other names unchanged.
+std::string softwareKey(std::string_view roundOrStack);
 
 } // namespace clab::perf

@@ -3,8 +3,8 @@
 #include "catalog/catalog.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <set>
 
@@ -12,58 +12,54 @@ namespace clab::perf {
 
 namespace {
 
-enum class Table { Efficiency, Overhead, Arch, BenchArch, Gpu, Round, BenchRound, Link };
+enum class Kind { Efficiency, Memory, Overhead, EvalOverhead, Overlap, Software, BenchSoftware };
 
 struct Param
 {
-    Table table;
+    Kind kind;
     std::string key;
-    double ridge; // weight pulling log(value) towards log(prior)
+    double
+        ridge; // weight pulling log(value) towards the prior, in units of one row's squared error
     double prior; // log of the value it is pulled towards
+    double upper; // largest log value (0 for shares that may not exceed 1)
 };
 
-using Map = std::map<std::string, double, std::less<>>;
+// Ridge weights. A benchmark's GEMM efficiency is free; its memory scale needs evidence from
+// GPUs of different compute-to-bandwidth ratios to leave 1; overheads are held loosely near
+// 1 ms and 1 s. A software stack needs several rows' worth of evidence to move from 1 (all
+// stacks), and a benchmark on a stack more again to move from its stack (hierarchical
+// shrinkage: benchmark within round within all).
+constexpr double kRidgeEfficiency = 0.01;
+constexpr double kRidgeMemory = 1.0;
+constexpr double kRidgeOverhead = 0.3;
+constexpr double kRidgeOverlap = 1.0;
+constexpr double kRidgeSoftware = 2.0;
+constexpr double kRidgeBenchSoftware = 6.0;
+constexpr double kNoUpper = 6;
 
-Map &tableOf(Calibration &c, Table t)
+double &valueOf(Calibration &c, const Param &p)
 {
-    switch (t) {
-    case Table::Efficiency:
-        return c.benchEfficiency;
-    case Table::Overhead:
-        return c.benchOverheadMs;
-    case Table::Arch:
-        return c.archFactor;
-    case Table::BenchArch:
-        return c.benchArchFactor;
-    case Table::Gpu:
-        return c.gpuFactor;
-    case Table::BenchRound:
-        return c.benchRoundFactor;
-    case Table::Round:
-        return c.roundFactor;
-    case Table::Link:
-        return c.linkFactor;
+    switch (p.kind) {
+    case Kind::Efficiency:
+        return c.bench[p.key].gemmEfficiency;
+    case Kind::Memory:
+        return c.bench[p.key].memoryScale;
+    case Kind::Overhead:
+        return c.bench[p.key].overheadMs;
+    case Kind::EvalOverhead:
+        return c.bench[p.key].evalOverheadS;
+    case Kind::Overlap:
+        return c.overlap;
+    case Kind::Software:
+        return c.software[p.key];
+    case Kind::BenchSoftware:
+        return c.benchSoftware[p.key];
     }
-    return c.linkFactor;
+    return c.overlap;
 }
 
-// Ridge weights, in units of one row's squared log error: the benchmark's own efficiency is
-// free; a per-step overhead is mildly held near 1 ms; shared factors need several rows' worth
-// of evidence to move from 1.
-constexpr double kRidgeEfficiency = 0.01;
-constexpr double kRidgeOverhead = 0.3;
-constexpr double kRidgeShared = 2.0;
-// How a benchmark fares on an architecture beyond the architecture's general factor (tensor-core
-// generations favour some layer shapes): held a little harder, so that it needs a pattern
-// across several rows.
-constexpr double kRidgeInteraction = 1.0;
-// A GPU's form factor sets its power limit and so its sustained clocks (a 250 W A100 PCIe is
-// not a 400 W A100 SXM, though the datasheet peaks agree). Keyed by architecture and form
-// factor, not by memory size: the 40 and 80 GB parts of one chip share a factor.
-constexpr double kRidgeGpu = 1.0;
-
 // Solves A x = b for a small dense symmetric positive-definite A (Gaussian elimination with
-// partial pivoting; A is at most a few dozen parameters wide).
+// partial pivoting; A is at most a couple of hundred parameters wide).
 std::vector<double> solve(std::vector<std::vector<double>> a, std::vector<double> b)
 {
     const std::size_t n = b.size();
@@ -79,6 +75,8 @@ std::vector<double> solve(std::vector<std::vector<double>> a, std::vector<double
             continue;
         for (std::size_t r = c + 1; r < n; ++r) {
             const double f = a[r][c] / a[c][c];
+            if (f == 0)
+                continue;
             for (std::size_t k = c; k < n; ++k)
                 a[r][k] -= f * a[c][k];
             b[r] -= f * b[c];
@@ -105,39 +103,54 @@ std::uint64_t stableHash(const std::string &s)
     return h;
 }
 
+double quantile(std::vector<double> &values, double q)
+{
+    std::sort(values.begin(), values.end());
+    const double pos = q * double(values.size() - 1);
+    const std::size_t lo = std::size_t(std::floor(pos));
+    const std::size_t hi = std::min(values.size() - 1, lo + 1);
+    return values[lo] + (values[hi] - values[lo]) * (pos - double(lo));
+}
+
 } // namespace
 
-Calibration fitCalibration(const std::vector<const Observation *> &rows)
+Calibration fitCalibration(const std::vector<const Observation *> &rows, const FitOptions &options)
 {
     Calibration cal;
     std::vector<Param> params;
-    std::map<std::pair<Table, std::string>, std::size_t> indexOf;
-    auto param = [&](Table t, const std::string &key, double ridge, double prior) {
-        const auto [it, inserted] = indexOf.emplace(std::pair{t, key}, params.size());
+    std::map<std::pair<Kind, std::string>, std::size_t> indexOf;
+    auto param = [&](Kind k, const std::string &key, double ridge, double prior, double upper) {
+        const auto [it, inserted] = indexOf.emplace(std::pair{k, key}, params.size());
         if (inserted) {
-            params.push_back({t, key, ridge, std::log(prior)});
-            tableOf(cal, t)[key] = prior;
+            params.push_back({k, key, ridge, std::log(prior), upper});
+            valueOf(cal, params.back()) = prior;
         }
         return it->second;
     };
-    std::vector<std::vector<std::size_t>> rowsOf;
     std::vector<std::vector<std::size_t>> depsOf(rows.size());
+    std::map<std::string, int> stackRows;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Observation &o = *rows[i];
+        const std::string &id = o.workload->calibrationKey();
         auto &deps = depsOf[i];
-        deps.push_back(param(Table::Efficiency, o.workload->id, kRidgeEfficiency, 0.4));
-        deps.push_back(param(Table::Overhead, o.workload->id, kRidgeOverhead, 1.0));
-        deps.push_back(param(Table::Arch, o.platform.gpu->arch, kRidgeShared, 1.0));
-        deps.push_back(param(Table::BenchArch, o.workload->id + "/" + o.platform.gpu->arch,
-                             kRidgeInteraction, 1.0));
-        deps.push_back(param(Table::Gpu, gpuKey(*o.platform.gpu), kRidgeGpu, 1.0));
-        deps.push_back(param(Table::Round, o.round, kRidgeShared, 1.0));
+        cal.architectures.insert(o.platform.gpu->arch);
+        deps.push_back(param(Kind::Efficiency, id, kRidgeEfficiency, 0.5, 0));
+        if (options.physicsOnly)
+            continue;
+        deps.push_back(param(Kind::Memory, id, kRidgeMemory, 1.0, kNoUpper));
+        deps.push_back(param(Kind::Overhead, id, kRidgeOverhead, 1.0, kNoUpper));
+        if (o.kind == Observation::Kind::Minutes)
+            deps.push_back(param(Kind::EvalOverhead, id, kRidgeOverhead, 1.0, kNoUpper));
+        deps.push_back(param(Kind::Overlap, "", kRidgeOverlap, 0.7, 0));
+        const std::string stack = softwareKey(o.round);
+        ++stackRows[stack];
+        deps.push_back(param(Kind::Software, stack, kRidgeSoftware, 1.0, kNoUpper));
         deps.push_back(
-            param(Table::BenchRound, o.workload->id + "/" + o.round, kRidgeInteraction, 1.0));
-        if (o.platform.gpusPerNode > 1)
-            deps.push_back(param(Table::Link, o.platform.linkKey, kRidgeShared, 1.0));
+            param(Kind::BenchSoftware, id + "/" + stack, kRidgeBenchSoftware, 1.0, kNoUpper));
     }
-    rowsOf.assign(params.size(), {});
+    if (!options.physicsOnly && !params.empty())
+        cal.overlap = 0.7;
+    std::vector<std::vector<std::size_t>> rowsOf(params.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         for (std::size_t p : depsOf[i])
             rowsOf[p].push_back(i);
@@ -147,11 +160,9 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows)
     std::vector<double> theta(m);
     for (std::size_t j = 0; j < m; ++j)
         theta[j] = params[j].prior;
-    auto set = [&](std::size_t j, double value) {
-        tableOf(cal, params[j].table)[params[j].key] = std::exp(value);
-    };
+    auto set = [&](std::size_t j, double value) { valueOf(cal, params[j]) = std::exp(value); };
     auto residual = [&](std::size_t i) {
-        const auto pred = predictObservation(*rows[i], cal);
+        const auto pred = predictObservation(*rows[i], cal, true);
         return pred && *pred > 0 ? std::log(*pred / rows[i]->measured) : 0.0;
     };
     auto cost = [&](std::vector<double> &r) {
@@ -170,15 +181,17 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows)
     double current = cost(r);
     double mu = 1e-2;
     constexpr double kStep = 1e-4;
-    for (int iteration = 0; iteration < 60; ++iteration) {
-        // Jacobian of the row residuals, one column at a time over the rows that depend on it.
+    for (int iteration = 0; iteration < 80; ++iteration) {
+        // Jacobian of the row residuals, one column at a time over the rows that depend on it
+        // (a step towards the upper bound is taken backwards when the parameter sits on it).
         std::vector<std::vector<double>> a(m, std::vector<double>(m, 0));
         std::vector<double> g(m, 0);
-        std::vector<std::map<std::size_t, double>> jac(n);
+        std::vector<std::vector<std::pair<std::size_t, double>>> jac(n);
         for (std::size_t j = 0; j < m; ++j) {
-            set(j, theta[j] + kStep);
+            const double h = theta[j] + kStep > params[j].upper ? -kStep : kStep;
+            set(j, theta[j] + h);
             for (std::size_t i : rowsOf[j])
-                jac[i][j] = (residual(i) - r[i]) / kStep;
+                jac[i].emplace_back(j, (residual(i) - r[i]) / h);
             set(j, theta[j]);
         }
         for (std::size_t i = 0; i < n; ++i) {
@@ -203,7 +216,8 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows)
             const std::vector<double> step = solve(damped, rhs);
             const std::vector<double> old = theta;
             for (std::size_t j = 0; j < m; ++j) {
-                theta[j] = std::clamp(old[j] + step[j], params[j].prior - 6, params[j].prior + 6);
+                theta[j] = std::clamp(old[j] + step[j], params[j].prior - 6,
+                                      std::min(params[j].prior + 6, params[j].upper));
                 set(j, theta[j]);
             }
             std::vector<double> rNew;
@@ -226,9 +240,19 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows)
         if (!improved)
             break;
     }
-    // Efficiencies above what hardware reaches would only mean the model misses a term.
-    for (auto &[k, v] : cal.benchEfficiency)
-        v = std::min(v, 0.95);
+    // The default stack: the newest MLPerf round with rows, else the stack with most rows.
+    double newest = -1;
+    for (const auto &[stack, count] : stackRows) {
+        if (stack.rfind("mlperf-", 0) == 0 && std::atof(stack.c_str() + 7) > newest) {
+            newest = std::atof(stack.c_str() + 7);
+            cal.defaultSoftware = stack;
+        }
+    }
+    if (cal.defaultSoftware.empty() && !stackRows.empty())
+        cal.defaultSoftware
+            = std::max_element(stackRows.begin(), stackRows.end(),
+                               [](const auto &a, const auto &b) { return a.second < b.second; })
+                  ->first;
     cal.rows = int(n);
     return cal;
 }
@@ -242,65 +266,100 @@ std::map<std::string, ErrorStats> summarize(const std::vector<RowResult> &result
         const double e = std::abs(*r.predicted - r.row->measured) / r.row->measured;
         if (r.row->kind == Observation::Kind::Throughput) {
             errors["throughput"].push_back(e);
+            errors["throughput/" + r.row->workload->id].push_back(e);
             continue;
         }
         errors[r.row->benchmark].push_back(e);
         errors["all"].push_back(e);
     }
     std::map<std::string, ErrorStats> out;
-    for (auto &[name, list] : errors) {
-        std::sort(list.begin(), list.end());
-        // Named capture: clang before 16 cannot capture a structured binding.
-        auto quantile = [&values = list](double q) {
-            const double pos = q * double(values.size() - 1);
-            const std::size_t lo = std::size_t(std::floor(pos));
-            const std::size_t hi = std::min(values.size() - 1, lo + 1);
-            return values[lo] + (values[hi] - values[lo]) * (pos - double(lo));
-        };
-        out[name] = {int(list.size()), quantile(0.5), quantile(0.9)};
-    }
+    for (auto &[name, list] : errors)
+        out[name] = {int(list.size()), quantile(list, 0.5), quantile(list, 0.9)};
     return out;
 }
 
-CrossValidation crossValidate(const ObservationSet &set)
+std::optional<GroupOut> parseGroupOut(std::string_view text)
 {
-    CrossValidation cv;
-    auto heldOut = [&](const std::function<bool(const Observation &)> &test) {
-        std::vector<const Observation *> train;
-        std::vector<RowResult> results;
-        for (const Observation &o : set.rows) {
-            if (!test(o))
-                train.push_back(&o);
-        }
-        const Calibration c = fitCalibration(train);
-        for (const Observation &o : set.rows) {
-            if (test(o))
-                results.push_back({&o, predictObservation(o, c)});
-        }
-        return results;
-    };
-    std::vector<RowResult> folds;
+    if (text == "system")
+        return GroupOut::System;
+    if (text == "architecture")
+        return GroupOut::Architecture;
+    if (text == "round")
+        return GroupOut::Round;
+    return std::nullopt;
+}
+
+const char *groupOutName(GroupOut g)
+{
+    switch (g) {
+    case GroupOut::System:
+        return "system";
+    case GroupOut::Architecture:
+        return "architecture";
+    case GroupOut::Round:
+        return "round";
+    }
+    return "?";
+}
+
+std::vector<RowResult> heldOut(const ObservationSet &set, GroupOut group, const FitOptions &options)
+{
     constexpr std::size_t kFolds = 5;
-    for (std::size_t f = 0; f < kFolds; ++f) {
-        auto part
-            = heldOut([&](const Observation &o) { return stableHash(o.group) % kFolds == f; });
-        folds.insert(folds.end(), part.begin(), part.end());
+    auto keyOf = [&](const Observation &o) -> std::string {
+        switch (group) {
+        case GroupOut::System:
+            return std::to_string(stableHash(o.group) % kFolds);
+        case GroupOut::Architecture:
+            return o.platform.gpu->arch;
+        case GroupOut::Round:
+            return softwareKey(o.round);
+        }
+        return {};
+    };
+    std::set<std::string> keys;
+    for (const Observation &o : set.rows)
+        keys.insert(keyOf(o));
+    std::vector<RowResult> results;
+    for (const std::string &key : keys) {
+        std::vector<const Observation *> train;
+        for (const Observation &o : set.rows)
+            if (keyOf(o) != key)
+                train.push_back(&o);
+        const Calibration c = fitCalibration(train, options);
+        for (const Observation &o : set.rows)
+            if (keyOf(o) == key)
+                results.push_back({&o, predictObservation(o, c, false)});
     }
-    cv.bySystemFolds = summarize(folds);
-    std::set<std::string> rounds;
-    for (const Observation &o : set.rows) {
-        if (o.kind == Observation::Kind::Minutes)
-            rounds.insert(o.round);
+    return results;
+}
+
+std::map<std::string, Interval, std::less<>> intervalsOf(const std::vector<RowResult> &results)
+{
+    std::map<std::string, std::vector<double>> logs;
+    for (const RowResult &r : results) {
+        if (!r.predicted || *r.predicted <= 0)
+            continue;
+        double e = std::log(*r.predicted / r.row->measured);
+        if (r.row->kind == Observation::Kind::Throughput)
+            e = -e;
+        const std::string &id = r.row->workload->calibrationKey();
+        const std::string &arch = r.row->platform.gpu->arch;
+        for (const std::string &key : {id + "/" + arch, id, arch, std::string()})
+            logs[key].push_back(e);
     }
-    std::vector<RowResult> byRound;
-    for (const std::string &round : rounds) {
-        auto part = heldOut([&](const Observation &o) {
-            return o.kind == Observation::Kind::Minutes && o.round == round;
-        });
-        byRound.insert(byRound.end(), part.begin(), part.end());
+    // A cell needs enough rows for its quantiles to mean something (Calibration::interval falls
+    // back to wider cells); a few absurd rows (a system table naming 1 Gb Ethernet as its only
+    // network) must not make a quantile the calibration file refuses.
+    constexpr std::size_t kMinRows = 8;
+    constexpr double kLimit = 5;
+    std::map<std::string, Interval, std::less<>> out;
+    for (auto &[key, list] : logs) {
+        if (list.size() < kMinRows)
+            continue;
+        out[key] = {std::clamp(quantile(list, 0.1), -kLimit, kLimit),
+                    std::clamp(quantile(list, 0.9), -kLimit, kLimit), int(list.size())};
     }
-    cv.byRound = summarize(byRound);
-    return cv;
+    return out;
 }
 
 } // namespace clab::perf

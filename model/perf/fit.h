@@ -8,10 +8,20 @@
 
 namespace clab::perf {
 
+struct FitOptions
+{
+    // Fit only the per-benchmark GEMM efficiency: no memory scale, overheads, overlap or
+    // software factors (the physics alone, for `validate --physics-only`).
+    bool physicsOnly = false;
+};
+
 // Fits the calibration's factors to recorded results by damped Gauss-Newton (Levenberg-
-// Marquardt) on log(predicted / measured), with a ridge that pulls architecture, round and link
-// factors towards 1 so that a factor moves only where the data asks for it.
-Calibration fitCalibration(const std::vector<const Observation *> &rows);
+// Marquardt) on log(predicted / measured), with ridges that pull every factor towards its prior:
+// software factors towards 1 (all stacks), a benchmark's factor on a stack towards the stack's.
+// Minutes rows are fitted on the samples they really trained when the table records them, so
+// that convergence noise does not leak into the step-time physics.
+Calibration fitCalibration(const std::vector<const Observation *> &rows,
+                           const FitOptions &options = {});
 
 struct ErrorStats
 {
@@ -26,16 +36,26 @@ struct RowResult
     std::optional<double> predicted;
 };
 
-// Errors per benchmark (minutes rows) and overall ("all"); throughput rows under "throughput".
+// Errors per benchmark (minutes rows) and overall ("all"); throughput rows under "throughput"
+// and "throughput/<benchmark>".
 std::map<std::string, ErrorStats> summarize(const std::vector<RowResult> &results);
 
-struct CrossValidation
-{
-    std::map<std::string, ErrorStats> bySystemFolds; // 5 folds, a system's rows kept together
-    std::map<std::string, ErrorStats> byRound;       // each MLPerf round left out in turn
+// What a held-out fit leaves out together.
+enum class GroupOut {
+    System,       // 5 folds, a system's rows kept together
+    Architecture, // each GPU architecture in turn
+    Round         // each software stack (MLPerf round, DLE, Lambda) in turn
 };
+std::optional<GroupOut> parseGroupOut(std::string_view text);
+const char *groupOutName(GroupOut g);
 
-// Out-of-sample errors: every row is predicted by a calibration fitted without it.
-CrossValidation crossValidate(const ObservationSet &set);
+// Every row predicted by a calibration fitted without its group.
+std::vector<RowResult> heldOut(const ObservationSet &set, GroupOut group,
+                               const FitOptions &options = {});
+
+// P10 and P90 of log(predicted time / measured time) of held-out rows, per benchmark and
+// architecture, per benchmark, per architecture and over all ("" key); throughput rows count
+// with their sign turned (a throughput too high is a time too short).
+std::map<std::string, Interval, std::less<>> intervalsOf(const std::vector<RowResult> &results);
 
 } // namespace clab::perf

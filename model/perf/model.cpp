@@ -2,131 +2,88 @@
 
 #include "catalog/catalog.h"
 #include "cluster/allreduce.h"
+#include "perf/contention.h"
+#include "perf/gpurates.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
+#include <limits>
+
+// The performance model: every term is in model/perf/MODEL.md with its source.
 
 namespace clab::perf {
 
 namespace {
 
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char &c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 // Mixed-precision training with Adam/LAMB keeps per parameter: fp16/bf16 weights (2 B), fp32
 // master weights (4), gradients (2) and two fp32 moments (8): 16 bytes (Rajbhandari et al.,
 // ZeRO, SC20, §3.1). Full fp32 training needs the same 16 (4 + 4 + 8).
 constexpr double kStateBytesPerParam = 16;
-// The framework, CUDA context and workspace take about this much of each GPU.
-constexpr double kReservedGB = 2.0;
-// A stored activation crosses device memory at least twice: written in the forward pass, read
-// in the backward pass (what fused kernels keep in caches does not count; the efficiency factors
-// absorb the rest).
-constexpr double kActivationPasses = 2;
-// Memory-bound kernels reach about this share of peak memory bandwidth (STREAM-like copies
-// reach 80-90 % on HBM; see the hbm2 device_memcpy rows of interconnect_bandwidth.csv).
-constexpr double kMemoryEfficiency = 0.8;
-// The optimizer reads and writes the state once per step.
-constexpr double kOptimizerPasses = 2;
-// Backward is about two thirds of a step's math (it computes two gradients per forward product).
-constexpr double kBackwardShare = 2.0 / 3.0;
-// When a host's cores are not known.
-constexpr int kDefaultHostCores = 64;
-
-double gradientBytes(Precision p)
-{
-    // FP8 training keeps fp16/bf16 gradients (Transformer Engine).
-    return (p == Precision::Fp16 || p == Precision::Bf16 || p == Precision::Fp8) ? 2 : 4;
-}
-
-} // namespace
-
-std::optional<Precision> parsePrecision(std::string_view text)
-{
-    const std::string t = lower(text);
-    if (t.find("fp8") != std::string::npos)
-        return Precision::Fp8;
-    if (t.find("amp") != std::string::npos || t.find("fp16") != std::string::npos
-        || t.find("mixed") != std::string::npos || t == "half")
-        return Precision::Fp16;
-    if (t.find("bf16") != std::string::npos || t.find("bfloat16") != std::string::npos)
-        return Precision::Bf16;
-    if (t.find("tf32") != std::string::npos)
-        return Precision::Tf32;
-    if (t.find("fp32") != std::string::npos || t == "float" || t == "single")
-        return Precision::Fp32;
-    return std::nullopt;
-}
-
-const char *precisionName(Precision p)
-{
-    switch (p) {
-    case Precision::Fp32:
-        return "fp32";
-    case Precision::Tf32:
-        return "tf32";
-    case Precision::Fp16:
-        return "fp16";
-    case Precision::Bf16:
-        return "bf16";
-    case Precision::Fp8:
-        return "fp8";
-    }
-    return "?";
-}
-
-double peakTflops(const catalog::Gpu &gpu, Precision p, std::string *note)
-{
-    const catalog::Tflops &t = gpu.tflops;
-    auto fallback = [&](const std::optional<double> &want, const std::optional<double> &instead,
-                        const char *from, const char *to) {
-        if (want)
-            return *want;
-        if (note)
-            *note = gpu.name + " has no " + from + " tensor cores; using its " + to + " peak";
-        return instead.value_or(t.fp32.value_or(0));
-    };
-    switch (p) {
-    case Precision::Fp32:
-        return t.fp32.value_or(0);
-    case Precision::Tf32:
-        return fallback(t.tf32, t.fp32, "TF32", "FP32");
-    case Precision::Fp16:
-        return fallback(t.fp16, t.fp32, "FP16", "FP32");
-    case Precision::Bf16:
-        return fallback(t.bf16, t.fp16, "BF16", "FP16");
-    case Precision::Fp8:
-        return fallback(t.fp8, t.fp16, "FP8", "FP16");
-    }
-    return 0;
-}
-
-namespace {
-
 // Sharded embedding tables are plain fp32 rows updated in place by sparse SGD/Adagrad.
 constexpr double kShardedBytesPerParam = 4;
+// The framework, CUDA context and workspace take about this much of each GPU.
+constexpr double kReservedGB = 2.0;
+// The optimizer reads and writes its state once per step.
+constexpr double kOptimizerPasses = 2;
+// Backward is about two thirds of a step's math: it computes two gradients per forward product.
+constexpr double kBackwardShare = 2.0 / 3.0;
+// Gradients leave in buckets of this size while the backward pass runs (PyTorch
+// DistributedDataParallel's bucket_cap_mb default, 25 MB); the last one cannot be hidden.
+constexpr double kBucketBytes = 25e6;
+// When a host's cores are not known.
+constexpr int kDefaultHostCores = 64;
+// Extrapolation widens the interval by these log-factors (a third more than the calibration's
+// held-out spread for a batch beyond the convergence table, and so on); see MODEL.md.
+constexpr double kWidenBatch = 0.15;
+constexpr double kWidenEstimatedGpu = 0.10;
+constexpr double kWidenSoftware = 0.10;
+constexpr double kUncalibratedWorkload = 0.7; // e^0.7 = 2x either way
 
-double memoryNeededGB(const workload::Workload &w, double localBatch, const Plan &plan, int gpus)
+double memoryNeededGB(const workload::Workload &w, double microBatch, const Plan &plan, int gpus,
+                      Precision p)
 {
     const double shards = double(plan.tensor) * plan.pipeline;
     const double dense = w.allreduceParameters;
     const double sharded = w.parameters - dense;
     const double state = dense / shards * kStateBytesPerParam
                          + sharded / std::max(1, gpus) * kShardedBytesPerParam;
-    // Without pipelining a replica keeps the activations of its whole batch; with it (1F1B,
+    // Without pipelining a replica keeps the activations of its micro-batch; with it (1F1B,
     // one-sample micro-batches) a stage keeps at most `pipeline` micro-batches of its
-    // 1/pipeline of the layers.
+    // 1/pipeline of the layers. Activations are given for 16-bit; fp32 doubles them.
     const double inFlight = plan.pipeline > 1
-                                ? std::min(localBatch, double(plan.pipeline)) / plan.pipeline
-                                : localBatch;
-    const double activations = inFlight * w.activationBytesPerSample / plan.tensor;
+                                ? std::min(microBatch, double(plan.pipeline)) / plan.pipeline
+                                : microBatch;
+    const double activations
+        = inFlight * w.activationBytesPerSample * elementBytes(p) / 2 / plan.tensor;
     return (state + activations) / 1e9 + kReservedGB;
+}
+
+struct Widening
+{
+    double lo = 0, hi = 0;
+    void add(double by)
+    {
+        lo += by;
+        hi += by;
+    }
+};
+
+void setInterval(Prediction &out, const Calibration &cal, const workload::Workload &w,
+                 const catalog::Gpu &gpu, const Widening &extra)
+{
+    Interval i = cal.interval(w.calibrationKey(), gpu.arch);
+    if (!cal.params(w.calibrationKey())) {
+        i = {-kUncalibratedWorkload, kUncalibratedWorkload, 0};
+    } else if (!cal.architectures.count(gpu.arch)) {
+        // The error of fits that had not seen a whole architecture.
+        if (const auto it = cal.intervals.find("arch-out"); it != cal.intervals.end())
+            i = it->second;
+    }
+    const double lo = i.p10 - extra.lo, hi = i.p90 + extra.hi;
+    if (out.timeToTrainMin)
+        out.intervalMin
+            = {*out.timeToTrainMin * std::exp(-hi), *out.timeToTrainMin * std::exp(-lo)};
+    out.intervalThroughput = {out.throughput * std::exp(lo), out.throughput * std::exp(hi)};
 }
 
 } // namespace
@@ -152,7 +109,7 @@ Plan choosePlan(const Platform &platform, const workload::Workload &w, int globa
             const double local = double(globalBatch) / std::max(1, data);
             // Gradient accumulation lets a replica run its batch in micro-batches: the split is
             // needed only when even one sample does not fit.
-            if (memoryNeededGB(w, std::min(local, 1.0), plan, gpus) <= available)
+            if (memoryNeededGB(w, std::min(local, 1.0), plan, gpus, Precision::Fp16) <= available)
                 return plan;
         }
     }
@@ -162,147 +119,288 @@ Plan choosePlan(const Platform &platform, const workload::Workload &w, int globa
 }
 
 Prediction predict(const Platform &platform, const workload::Workload &w, int globalBatch,
-                   Precision precision, const Calibration &cal, std::string_view round,
+                   Precision precision, const Calibration &cal, std::string_view software,
                    std::optional<Plan> chosen)
+{
+    Request r;
+    r.globalBatch = std::max(1, globalBatch);
+    r.precision = precision;
+    r.software = std::string(software);
+    r.plan = chosen;
+    return predict(platform, w, r, cal);
+}
+
+namespace {
+
+Prediction predictAt(const Platform &platform, const workload::Workload &w, int globalBatch,
+                     const Request &request, const Calibration &cal)
 {
     Prediction out;
     out.globalBatch = globalBatch;
+    out.precision
+        = request.precision.value_or(parsePrecision(w.defaultPrecision).value_or(Precision::Fp16));
+    out.software = request.software.empty() ? cal.defaultSoftware : request.software;
     if (!platform.gpu) {
         out.notes.push_back("no GPU in the system");
         out.fits = false;
         return out;
     }
     const catalog::Gpu &gpu = *platform.gpu;
+    const catalog::Catalog &catalog
+        = platform.catalog ? *platform.catalog : catalog::Catalog::builtin();
     const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
-    out.plan = chosen ? *chosen : choosePlan(platform, w, globalBatch);
-    out.plan.tensor = std::clamp(out.plan.tensor, 1, platform.gpusPerNode);
-    out.plan.pipeline = std::clamp(out.plan.pipeline, 1, gpus / out.plan.tensor);
+    out.plan = request.plan ? *request.plan : choosePlan(platform, w, globalBatch);
+    out.plan.tensor = std::clamp(out.plan.tensor, 1, std::max(1, platform.gpusPerNode));
+    out.plan.pipeline = std::clamp(out.plan.pipeline, 1, std::max(1, gpus / out.plan.tensor));
     const double shards = double(out.plan.tensor) * out.plan.pipeline;
     out.dataParallel = std::max(1, int(gpus / shards));
     out.localBatch = double(globalBatch) / out.dataParallel;
+    Widening widen;
 
-    // Compute: a roofline over math and memory traffic, at the calibrated share of peak.
-    std::string note;
-    const double peak = peakTflops(gpu, precision, &note) * 1e12;
-    if (!note.empty())
-        out.notes.push_back(note);
-    out.efficiency = std::min(0.95, cal.efficiency(w.id) * cal.arch(gpu.arch) * cal.gpu(gpu)
-                                        * cal.benchArch(w.id, gpu.arch) * cal.round(round)
-                                        * cal.benchRound(w.id, round));
-    const double flops = out.localBatch * w.trainFlopsPerSample / shards;
-    const double mathS = flops / (peak * out.efficiency);
-    const double memBytes
-        = out.localBatch * w.activationBytesPerSample * kActivationPasses / shards;
-    const double memS = memBytes / (gpu.memBwGBps * 1e9 * kMemoryEfficiency);
+    // Memory: the largest micro-batch that fits (gradient accumulation), at least one sample.
+    out.availableGB = gpu.memGB;
+    out.microBatch = std::max(1.0, out.localBatch);
+    while (out.microBatch > 1
+           && memoryNeededGB(w, out.microBatch, out.plan, gpus, out.precision) > out.availableGB)
+        out.microBatch = std::max(1.0, std::floor(out.microBatch / 2));
+    out.requiredGB = memoryNeededGB(w, out.microBatch, out.plan, gpus, out.precision);
+    out.fits = out.requiredGB <= out.availableGB;
+    if (!out.fits)
+        out.notes.push_back("does not fit: needs " + std::to_string(int(std::ceil(out.requiredGB)))
+                            + " GB per GPU, " + gpu.name + " has " + std::to_string(int(gpu.memGB))
+                            + " GB");
+    const double passes = std::ceil(out.localBatch / out.microBatch);
+
+    // Compute: matrix FLOPs at the benchmark's share of the measured GEMM rate, plus the
+    // memory-bound bytes at the measured memory bandwidth, plus optimizer and launch overhead.
+    const GpuRates rates = gpuRates(gpu, out.precision, catalog);
+    if (!rates.note.empty())
+        out.notes.push_back(rates.note);
+    if (rates.estimated) {
+        out.extrapolation.push_back(gpu.name
+                                    + " has no measured GEMM or memory rate here: "
+                                      "estimated from measured parts");
+        widen.add(kWidenEstimatedGpu);
+    }
+    const BenchParams *calibrated = cal.params(w.calibrationKey());
+    const BenchParams bp = calibrated ? *calibrated : cal.typical();
+    if (!calibrated)
+        out.extrapolation.push_back(w.name
+                                    + " has no calibration rows: physics with the median "
+                                      "factors of the calibrated benchmarks");
+    if (!cal.architectures.empty() && !cal.architectures.count(gpu.arch))
+        out.extrapolation.push_back("no " + gpu.arch + " GPU among the calibration rows");
+    std::string softwareNote;
+    const double software = cal.softwareFactor(w.calibrationKey(), out.software, &softwareNote);
+    if (!softwareNote.empty()) {
+        out.extrapolation.push_back(softwareNote);
+        widen.add(kWidenSoftware);
+    }
+    // Software speeds the memory-bound kernels and overheads, and the matrix math only up to the
+    // measured GEMM rate: no benchmark runs faster than the GPU's own large GEMMs.
+    out.gemmEfficiency = std::min(1.0, bp.gemmEfficiency / software);
+    const double fp8 = out.precision == Precision::Fp8 && rates.fp8Flops > 0 ? w.fp8Share : 0;
+    const double secondsPerFlop
+        = ((1 - fp8) / rates.gemmFlops + (fp8 > 0 ? fp8 / rates.fp8Flops : 0)) / out.gemmEfficiency;
+    const double mathPerSample = w.trainFlopsPerSample * secondsPerFlop;
+    const double memoryPerSample = w.memoryBytesPerSample * bp.memoryScale
+                                   * elementBytes(out.precision) / 2 / rates.memBytesPerS;
     double bubble = 1;
     if (out.plan.pipeline > 1) {
         // GPipe/1F1B bubble with one-sample micro-batches: (m + p - 1) / m.
         const double micro = std::max(1.0, out.localBatch);
         bubble = (micro + out.plan.pipeline - 1) / micro;
     }
-    // Sharded embeddings are updated sparsely: only the rows a step looked up, which the
-    // activation traffic above already counts.
-    const double stateBytes = w.allreduceParameters / shards * kStateBytesPerParam;
-    const double optimizerS
-        = stateBytes * kOptimizerPasses / (gpu.memBwGBps * 1e9 * kMemoryEfficiency);
-    out.computeS = std::max(mathS, memS) * bubble + optimizerS + cal.overheadS(w.id);
+    out.mathS = out.localBatch * mathPerSample / shards * bubble;
+    out.memoryS = out.localBatch * memoryPerSample / shards * bubble * software;
+    // The update is sharded over the data-parallel replicas, as the distributed optimizers of
+    // MLPerf submissions do (NVIDIA's DistributedFusedLAMB and DistributedFusedAdam: each GPU
+    // updates its 1/DP of the state after a reduce-scatter and all-gathers the weights, the same
+    // traffic as an all-reduce). Sharded embeddings are updated sparsely: only the rows a step
+    // looked up, which the memory traffic above already counts.
+    out.optimizerS = w.allreduceParameters / shards / out.dataParallel * kStateBytesPerParam
+                     * kOptimizerPasses / rates.memBytesPerS * software;
+    out.overheadS = passes * bp.overheadMs / 1000 * software;
+    out.computeS = out.mathS + out.memoryS + out.optimizerS + out.overheadS;
 
-    // Gradient all-reduce: ring inside the node, then between nodes (hierarchical).
-    const double grad = w.allreduceParameters / shards * gradientBytes(precision);
+    // Transfers of the step, sharing links: the gradient ring inside the node, the input copies,
+    // the drive reads and the traffic to the NICs.
     const int perNode = std::max(1, platform.gpusPerNode / out.plan.tensor);
     const int ringSize = std::min(perNode, out.dataParallel);
-    double comm = 0;
-    if (ringSize > 1) {
-        const double ring = platform.ringGBps * cal.link(platform.linkKey) * 1e9;
-        comm += 2.0 * (ringSize - 1) / ringSize * grad / ring
-                + 2.0 * (ringSize - 1) * platform.ringLatencyUs * 1e-6;
-    }
     const int nodeGroups = out.dataParallel / ringSize;
+    const double grad = w.allreduceParameters / shards * elementBytes(out.precision);
+    const workload::Loader *load = workload::loader(w, request.loader);
+    if (!load) {
+        out.notes.push_back("no loader \"" + request.loader + "\" for " + w.name
+                            + ": using its default");
+        load = workload::loader(w);
+    }
+    out.loader = load ? load->name : std::string();
+    const double nodeSamples = out.localBatch * perNode;
+    ClassTimes bytes{};
+    bytes[std::size_t(fabric::FlowClass::Ring)]
+        = ringSize > 1 ? 2.0 * (ringSize - 1) / ringSize * grad : 0;
+    bytes[std::size_t(fabric::FlowClass::Input)]
+        = load ? out.localBatch * load->hostToDeviceBytesPerSample : 0;
+    if (platform.flows.count[std::size_t(fabric::FlowClass::Storage)] > 0)
+        bytes[std::size_t(fabric::FlowClass::Storage)]
+            = nodeSamples * w.inputBytesPerSample
+              / platform.flows.count[std::size_t(fabric::FlowClass::Storage)];
+    if (nodeGroups > 1)
+        bytes[std::size_t(fabric::FlowClass::Network)]
+            = 2.0 * (nodeGroups - 1) / nodeGroups * grad / ringSize;
+    ClassTimes took{};
+    if (!platform.flows.resources.empty()) {
+        took = shareLinks(platform.flows, bytes);
+    } else {
+        // A platform without its flows (made by hand): each class alone at its own bandwidth.
+        const auto ring = std::size_t(fabric::FlowClass::Ring);
+        const auto input = std::size_t(fabric::FlowClass::Input);
+        took[ring] = platform.ringGBps > 0 ? bytes[ring] / (platform.ringGBps * 1e9) : 0;
+        took[input] = platform.h2dGBps > 0 ? bytes[input] / (platform.h2dGBps * 1e9) : 0;
+    }
+    for (double &t : took)
+        if (!std::isfinite(t))
+            t = 0; // a class with no path: the fabric analysis reports it as a finding
+    double ringS = took[std::size_t(fabric::FlowClass::Ring)];
+    if (ringSize > 1)
+        ringS += 2.0 * (ringSize - 1) * platform.ringLatencyUs * 1e-6;
+    double interS = 0;
     if (nodeGroups > 1 && platform.cluster) {
         // Every GPU all-reduces its 1/ringSize shard with its peers in the other nodes, all at
         // once over the cluster's topology (model/cluster's algorithm for that family).
-        comm += cluster::allreduce(*platform.cluster, grad / ringSize).seconds;
+        interS = cluster::allreduce(*platform.cluster, grad / ringSize).seconds;
     } else if (nodeGroups > 1 && platform.networkGBps > 0) {
         // After the reduce-scatter each GPU holds 1/ringSize of the gradients; all GPUs of a node
         // exchange theirs between nodes at once over the node's NICs. Large jobs use trees, whose
         // latency grows with log2 of the node count.
-        comm += 2.0 * (nodeGroups - 1) / nodeGroups * grad / (platform.networkGBps * 1e9)
-                + 2.0 * std::log2(double(nodeGroups)) * platform.networkLatencyUs * 1e-6;
+        interS = 2.0 * (nodeGroups - 1) / nodeGroups * grad / (platform.networkGBps * 1e9)
+                 + 2.0 * std::log2(double(nodeGroups)) * platform.networkLatencyUs * 1e-6;
     }
+    interS = std::max(interS, took[std::size_t(fabric::FlowClass::Network)]);
+    out.allreduceS = ringS + interS;
+    double tensorS = 0;
+    const double intraGBps = platform.ringGBps > 0 ? platform.ringGBps : 1;
     if (out.plan.tensor > 1) {
         // Tensor parallelism all-reduces activations inside the node, twice per layer forward
-        // and twice backward: about the activation memory, over NVLink or PCIe.
+        // and twice backward: about the activation memory, over NVLink or PCIe, on the critical
+        // path.
         const double act = out.localBatch * w.activationBytesPerSample / out.plan.tensor;
-        comm += 2.0 * (out.plan.tensor - 1) / out.plan.tensor * act
-                / (platform.ringGBps * cal.link(platform.linkKey) * 1e9);
+        tensorS = 2.0 * (out.plan.tensor - 1) / out.plan.tensor * act / (intraGBps * 1e9);
     }
     if (w.alltoallBytesPerSample > 0 && gpus > 1) {
         // Model-parallel embeddings: every GPU sends each sample's looked-up rows to the GPU that
         // trains it, forward and back. The share for GPUs in other nodes crosses the network.
-        const double bytes = 2 * out.localBatch * w.alltoallBytesPerSample;
+        const double sent = 2 * out.localBatch * w.alltoallBytesPerSample;
         const double local = double(platform.gpusPerNode - 1) / gpus;
         const double remote = double(gpus - platform.gpusPerNode) / gpus;
-        const double ring = platform.ringGBps * cal.link(platform.linkKey) * 1e9;
-        if (platform.gpusPerNode > 1 && ring > 0)
-            out.alltoallS += bytes * local / ring;
+        if (platform.gpusPerNode > 1)
+            out.alltoallS += sent * local / (intraGBps * 1e9);
         if (remote > 0 && platform.networkGBps > 0)
-            out.alltoallS += bytes * remote * platform.gpusPerNode / (platform.networkGBps * 1e9);
+            out.alltoallS += sent * remote * platform.gpusPerNode / (platform.networkGBps * 1e9);
     }
-    out.communicationS = comm + out.alltoallS;
-    // The all-to-all sits between the embedding lookup and the MLPs: nothing hides it.
-    out.exposedCommS
-        = std::max(0.0, comm - cal.overlap * kBackwardShare * mathS * bubble) + out.alltoallS;
+    out.communicationS = out.allreduceS + tensorS + out.alltoallS;
+    // Buckets go while the backward pass of the last micro-batch runs; the last bucket waits.
+    const double buckets = std::max(1.0, std::ceil(grad / kBucketBytes));
+    const double window = kBackwardShare * (out.mathS + out.memoryS) / passes;
+    const double exposedAllreduce
+        = out.allreduceS > 0
+              ? std::max(out.allreduceS / buckets, out.allreduceS - cal.overlap * window)
+              : 0;
+    // Tensor-parallel and all-to-all traffic sit between layers: nothing hides them.
+    out.exposedCommS = exposedAllreduce + tensorS + out.alltoallS;
 
     // Input pipeline, per node per step; its stages run in parallel with each other and with
     // the GPUs (prefetching), so the slowest stage is what the GPUs may wait for.
-    const double nodeSamples = out.localBatch * perNode;
     const int cores = platform.hostCores > 0 ? platform.hostCores : kDefaultHostCores;
     if (platform.hostCores <= 0)
         out.notes.push_back("host cores unknown: assumed " + std::to_string(kDefaultHostCores));
-    const double readS = std::isfinite(platform.storageGBps) && platform.storageGBps > 0
-                             ? nodeSamples * w.inputBytesPerSample / (platform.storageGBps * 1e9)
-                             : 0;
-    const double decodeS = nodeSamples * w.decodeCoreSecondsPerSample / cores;
-    const double copyS = platform.h2dGBps > 0
-                             ? out.localBatch * w.inputBytesPerSample / (platform.h2dGBps * 1e9)
-                             : 0;
+    double readS = 0;
+    if (platform.flows.count[std::size_t(fabric::FlowClass::Storage)] > 0)
+        readS = took[std::size_t(fabric::FlowClass::Storage)];
+    else if (std::isfinite(platform.storageGBps) && platform.storageGBps > 0)
+        readS = nodeSamples * w.inputBytesPerSample / (platform.storageGBps * 1e9);
+    const double decodeS = load ? nodeSamples * load->decodeCoreSecondsPerSample / cores : 0;
+    const double copyS = took[std::size_t(fabric::FlowClass::Input)];
     out.inputS = std::max({readS, decodeS, copyS});
     const double busy = out.computeS + out.exposedCommS;
     out.stallS = std::max(0.0, out.inputS - busy);
     out.stepS = busy + out.stallS;
     out.throughput = globalBatch / out.stepS;
-
-    // Memory fit.
-    out.availableGB = gpu.memGB;
-    // The largest micro-batch that fits (gradient accumulation), at least one sample.
-    out.microBatch = out.localBatch;
-    while (out.microBatch > 1
-           && memoryNeededGB(w, out.microBatch, out.plan, gpus) > out.availableGB)
-        out.microBatch = std::max(1.0, std::floor(out.microBatch / 2));
-    out.requiredGB = memoryNeededGB(w, out.microBatch, out.plan, gpus);
-    out.fits = out.requiredGB <= out.availableGB;
-    if (!out.fits)
-        out.notes.push_back("does not fit: needs " + std::to_string(int(std::ceil(out.requiredGB)))
-                            + " GB per GPU, " + gpu.name + " has " + std::to_string(int(gpu.memGB))
-                            + " GB");
+    out.utilization = rates.peakFlops > 0
+                          ? out.throughput * w.trainFlopsPerSample / (gpus * rates.peakFlops)
+                          : 0;
 
     // Time to train: steps to converge at this batch, plus evaluation.
     out.samples = workload::samplesToConverge(w, globalBatch);
     if (!out.samples) {
         out.notes.push_back(w.name + " has no convergence table: time-to-train not predicted");
+        setInterval(out, cal, w, gpu, widen);
         return out;
     }
+    if (!workload::withinConvergenceTable(w, globalBatch)) {
+        out.extrapolation.push_back("global batch " + std::to_string(globalBatch)
+                                    + " is outside the convergence table ("
+                                    + std::to_string(w.convergence.front().globalBatch) + " to "
+                                    + std::to_string(w.convergence.back().globalBatch) + ")");
+        widen.add(kWidenBatch);
+    }
     out.steps = std::ceil(*out.samples / globalBatch);
-    const double evals = w.evalEverySamples > 0 ? std::floor(*out.samples / w.evalEverySamples) : 1;
-    const double evalFlops = w.evalSamples * w.evalFlopsPerSample;
-    out.evaluationS = evals * evalFlops / (gpus * peak * out.efficiency);
+    out.evaluations = workload::evaluations(w, *out.samples, globalBatch);
+    // An evaluation is a forward pass over the evaluation set on every GPU, at the training
+    // forward pass's cost per FLOP (a third of a training sample), plus a fixed cost.
+    const double forwardPerSample = (mathPerSample + memoryPerSample * software) / 3;
+    const double evalPass = w.evalSamples / gpus * forwardPerSample * w.evalFlopsPerSample
+                                / (w.trainFlopsPerSample / 3)
+                            + bp.evalOverheadS;
+    out.evaluationPassS = evalPass;
+    out.evaluationS = out.evaluations * evalPass;
     out.breakdownMin.compute = out.steps * out.computeS / 60;
     out.breakdownMin.communication = out.steps * out.exposedCommS / 60;
     out.breakdownMin.input = out.steps * out.stallS / 60;
     out.breakdownMin.evaluation = out.evaluationS / 60;
     out.timeToTrainMin = out.breakdownMin.compute + out.breakdownMin.communication
                          + out.breakdownMin.input + out.breakdownMin.evaluation;
+    setInterval(out, cal, w, gpu, widen);
     return out;
+}
+
+} // namespace
+
+Prediction predict(const Platform &platform, const workload::Workload &w, const Request &request,
+                   const Calibration &cal)
+{
+    if (request.globalBatch > 0)
+        return predictAt(platform, w, request.globalBatch, request, cal);
+    const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
+    // The batch of the convergence table that trains fastest on this system; a batch must give
+    // every GPU a sample.
+    std::optional<Prediction> best;
+    int tried = 0;
+    for (const workload::ConvergencePoint &c : w.convergence) {
+        if (c.globalBatch < gpus)
+            continue;
+        ++tried;
+        Prediction p = predictAt(platform, w, c.globalBatch, request, cal);
+        if (!p.timeToTrainMin)
+            continue;
+        const bool better = !best || (p.fits && !best->fits)
+                            || (p.fits == best->fits && *p.timeToTrainMin < *best->timeToTrainMin);
+        if (better)
+            best = std::move(p);
+    }
+    if (!best) {
+        best = predictAt(platform, w, defaultGlobalBatch(w, gpus), request, cal);
+        best->notes.push_back("global batch " + std::to_string(best->globalBatch)
+                              + " chosen by default (32 per GPU, or the table's smallest that "
+                                "gives every GPU a sample)");
+    } else {
+        best->notes.push_back("global batch " + std::to_string(best->globalBatch)
+                              + " chosen: the shortest time to train of the "
+                              + std::to_string(tried) + " batches of the convergence table");
+    }
+    best->batchChosen = true;
+    return *best;
 }
 
 } // namespace clab::perf

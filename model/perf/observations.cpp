@@ -43,6 +43,53 @@ const workload::Workload *mlperfWorkload(const std::string &benchmark, const std
     return lib.find(benchmark);
 }
 
+// The samples an MLPerf run trained, from the table's median_epoch_at_stop, whose unit differs
+// by benchmark as the Reference Convergence Points' does (resources/workloads/README.md): epochs
+// for most; samples for BERT (train_samples) and for 3D U-Net from v3.1; tokens for GPT-3;
+// 1-based epochs for DLRM v1.
+std::optional<double> recordedSamples(const workload::Workload &w, const std::string &round,
+                                      const std::string &epochText, const std::string &samplesText)
+{
+    const auto epochs = number(epochText);
+    const double r = std::atof(round.c_str());
+    std::optional<double> out;
+    if (w.id == "bert_large")
+        out = number(samplesText);
+    else if (!epochs || *epochs <= 0)
+        return std::nullopt;
+    else if (w.id == "gpt3")
+        out = *epochs / 2048;
+    else if (w.id == "dlrm")
+        out = (*epochs > 1 ? *epochs - 1 : *epochs) * w.datasetSamples;
+    else if (w.id == "unet3d" && r >= 3.1)
+        out = *epochs;
+    else
+        out = *epochs * w.datasetSamples;
+    if (!out || !(*out > 0) || !std::isfinite(*out))
+        return std::nullopt;
+    return out;
+}
+
+// "PyTorch (NGC 21.11)" -> "pytorch-21.11"; "TensorFlow 1 (NGC 20.06-tf1) + XLA" ->
+// "tensorflow-20.06"; without a container version just the framework.
+std::string frameworkKey(const std::string &framework)
+{
+    std::string name;
+    for (char c : framework) {
+        if (!std::isalpha(static_cast<unsigned char>(c)))
+            break;
+        name += char(std::tolower(static_cast<unsigned char>(c)));
+    }
+    const std::size_t ngc = framework.find("NGC ");
+    std::string version;
+    for (std::size_t i = ngc == std::string::npos ? framework.size() : ngc + 4;
+         i < framework.size()
+         && (std::isdigit(static_cast<unsigned char>(framework[i])) || framework[i] == '.');
+         ++i)
+        version += framework[i];
+    return version.empty() ? name : name + "-" + version;
+}
+
 std::string where(const CsvTable &t, std::size_t row)
 {
     return t.fileName() + ":" + std::to_string(t.lineOf(row));
@@ -108,6 +155,8 @@ void addMlperfRows(const CsvTable &t, ObservationSet &into)
             continue;
         }
         o.globalBatch = int(*gbs);
+        o.trainedSamples = recordedSamples(*o.workload, o.round, t.field(i, "median_epoch_at_stop"),
+                                           t.field(i, "train_samples"));
         o.precision = parsePrecision(o.workload->defaultPrecision).value_or(Precision::Fp16);
         o.platform = platformOf(*parsed.spec, cat);
         if (!o.platform.gpu) {
@@ -127,7 +176,7 @@ const workload::Workload *throughputWorkload(const std::string &model)
     if (m.rfind("resnet-50", 0) == 0)
         return lib.find("resnet50");
     if (m.find("bert-large pretraining seq512") != std::string::npos)
-        return lib.find("bert_large");
+        return lib.find("bert_large_seq512"); // DLE pads to 512 tokens; MLPerf does not
     if (m.rfind("mask r-cnn", 0) == 0)
         return lib.find("maskrcnn");
     return nullptr;
@@ -154,7 +203,9 @@ void addThroughputRows(const CsvTable &t, ObservationSet &into)
         o.submitter = t.field(i, "framework");
         const std::string url = t.field(i, "source_url");
         const bool dle = contains(url, "deeplearningexamples");
-        o.round = dle ? "dle" : "lambda";
+        // The software stack: who ran it, with which framework and container ("dle-pytorch-21.11",
+        // "lambda-pytorch-22.10"); frameworks of one table differ by 3x on the same GPU.
+        o.round = (dle ? "dle-" : "lambda-") + frameworkKey(o.submitter);
         o.group = o.round + "/" + o.system;
         const std::string label = o.benchmark + " on " + t.field(i, "gpu_count") + "x "
                                   + t.field(i, "gpu") + " " + t.field(i, "precision");
@@ -211,12 +262,20 @@ void addCsv(const CsvTable &t, ObservationSet &into)
                          "batch_size, throughput, ...)");
 }
 
-std::optional<double> predictObservation(const Observation &o, const Calibration &calibration)
+std::optional<double> predictObservation(const Observation &o, const Calibration &calibration,
+                                         bool recordedSamples)
 {
-    const Prediction p
-        = predict(o.platform, *o.workload, o.globalBatch, o.precision, calibration, o.round);
+    const Prediction p = predict(o.platform, *o.workload, o.globalBatch, o.precision, calibration,
+                                 softwareKey(o.round));
     if (o.kind == Observation::Kind::Throughput)
         return p.throughput > 0 ? std::optional(p.throughput) : std::nullopt;
+    if (recordedSamples && o.trainedSamples && p.stepS > 0) {
+        const double samples = *o.trainedSamples;
+        const double steps = std::ceil(samples / o.globalBatch);
+        return (steps * p.stepS
+                + workload::evaluations(*o.workload, samples, o.globalBatch) * p.evaluationPassS)
+               / 60;
+    }
     return p.timeToTrainMin;
 }
 

@@ -24,6 +24,10 @@ struct Observation
     int globalBatch = 0;
     Precision precision = Precision::Fp16;
     Platform platform;
+    // Minutes rows: the samples the run really trained (median_epoch_at_stop or train_samples),
+    // when the table records them. Fitting uses them; validation predicts from the convergence
+    // table, as a user's prediction would.
+    std::optional<double> trainedSamples;
 };
 
 struct Skipped
@@ -51,6 +55,8 @@ void addThroughputRows(const CsvTable &table, ObservationSet &into);
 void addCsv(const CsvTable &table, ObservationSet &into);
 
 // The model's figure for an observation (minutes or samples/s); nullopt when it cannot say.
-std::optional<double> predictObservation(const Observation &o, const Calibration &calibration);
+// With `recordedSamples`, a minutes row trains the samples it really trained, when known.
+std::optional<double> predictObservation(const Observation &o, const Calibration &calibration,
+                                         bool recordedSamples = false);
 
 } // namespace clab::perf

@@ -83,6 +83,8 @@ Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &an
         }
     }
     p.linkKey = linkKeyOf(s, index);
+    p.flows = s.flows;
+    p.catalog = &catalog;
     return p;
 }
 

@@ -12,7 +12,8 @@
 
 namespace clab::catalog {
 struct Gpu;
-}
+class Catalog;
+} // namespace clab::catalog
 
 namespace clab::cluster {
 struct Topology;
@@ -35,7 +36,12 @@ struct Platform
     double storageGBps = std::numeric_limits<double>::infinity(); // per node; inf: page cache
     double networkGBps = 0;      // per node, achieved, between nodes
     double networkLatencyUs = 5; // per message between nodes
-    std::string linkKey;         // intra-node link kind for calibration: "nvswitch3", "pcie4", ...
+    std::string linkKey;         // intra-node link kind: "nvswitch", "pcie", "composable-pcie", ...
+    // The transfers of one step and the links they share (ring, input copies, drive reads, GPU
+    // to NIC), from the fabric analysis; empty for a hand-made platform, which then uses the
+    // bandwidths above as if each class ran alone.
+    fabric::StepFlows flows;
+    const catalog::Catalog *catalog = nullptr; // of `gpu`; nullptr: the built-in one
     // The scale-out network joining the nodes, one endpoint per GPU (rail-style NICs). When set,
     // traffic between nodes takes the all-reduce time this topology gives; else networkGBps.
     std::shared_ptr<const cluster::Topology> cluster;

@@ -1,5 +1,7 @@
 #include "perf/report.h"
 
+#include "catalog/catalog.h"
+
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -60,7 +62,24 @@ OrderedJson predictionToJson(const std::string &system, const workload::Workload
                  {"micro_batch", p.microBatch}};
     j["samples_to_converge"] = p.samples ? OrderedJson(*p.samples) : OrderedJson();
     j["steps"] = p.steps;
-    j["efficiency"] = round4(p.efficiency);
+    j["evaluations"] = p.evaluations;
+    j["precision"] = precisionName(p.precision);
+    j["software"] = p.software;
+    j["loader"] = p.loader;
+    j["global_batch_chosen"] = p.batchChosen;
+    j["compute_s"] = {{"math", p.mathS},
+                      {"memory", p.memoryS},
+                      {"optimizer", p.optimizerS},
+                      {"overhead", p.overheadS}};
+    j["gemm_efficiency"] = round4(p.gemmEfficiency);
+    j["utilization"] = round4(p.utilization);
+    j["interval_min"]
+        = p.timeToTrainMin
+              ? OrderedJson::array({round4(p.intervalMin[0]), round4(p.intervalMin[1])})
+              : OrderedJson();
+    j["interval_throughput"] = {std::round(p.intervalThroughput[0] * 10) / 10,
+                                std::round(p.intervalThroughput[1] * 10) / 10};
+    j["extrapolation"] = p.extrapolation;
     j["notes"] = p.notes;
     return j;
 }
@@ -76,11 +95,21 @@ std::string predictionToText(const std::string &system, const workload::Workload
         << " ms, communication " << fixed(p.communicationS * 1e3, 2) << " ms of which exposed "
         << fixed(p.exposedCommS * 1e3, 2) << " ms, input " << fixed(p.inputS * 1e3, 2)
         << " ms (stall " << fixed(p.stallS * 1e3, 2) << " ms)\n";
-    out << "  throughput " << fixed(p.throughput, 1) << " samples/s at "
-        << fixed(p.efficiency * 100, 1) << " % of peak math\n";
+    out << "    compute: math " << fixed(p.mathS * 1e3, 2) << " ms (at "
+        << fixed(p.gemmEfficiency * 100, 0) << " % of the measured GEMM rate), memory "
+        << fixed(p.memoryS * 1e3, 2) << " ms, optimizer " << fixed(p.optimizerS * 1e3, 2)
+        << " ms, overhead " << fixed(p.overheadS * 1e3, 2) << " ms\n";
+    out << "  throughput " << fixed(p.throughput, 1) << " samples/s (80 % interval "
+        << fixed(p.intervalThroughput[0], 1) << " to " << fixed(p.intervalThroughput[1], 1) << "), "
+        << fixed(p.utilization * 100, 1) << " % of the " << precisionName(p.precision)
+        << " dense peak\n";
+    out << "  precision " << precisionName(p.precision) << ", software " << p.software
+        << ", loader " << p.loader << "\n";
     if (p.timeToTrainMin) {
-        out << "  time to train " << fixed(*p.timeToTrainMin, 2) << " min (" << fixed(p.steps, 0)
-            << " steps, " << fixed(*p.samples, 0) << " samples)\n";
+        out << "  time to train " << fixed(*p.timeToTrainMin, 2) << " min (80 % interval "
+            << fixed(p.intervalMin[0], 2) << " to " << fixed(p.intervalMin[1], 2) << "; "
+            << fixed(p.steps, 0) << " steps, " << fixed(*p.samples, 0) << " samples, "
+            << fixed(p.evaluations, 0) << " evaluations)\n";
         out << "    compute " << fixed(p.breakdownMin.compute, 2) << ", communication "
             << fixed(p.breakdownMin.communication, 2) << ", input "
             << fixed(p.breakdownMin.input, 2) << ", evaluation "
@@ -88,6 +117,8 @@ std::string predictionToText(const std::string &system, const workload::Workload
     }
     out << "  memory " << fixed(p.requiredGB, 1) << " of " << fixed(p.availableGB, 0)
         << " GB per GPU" << (p.fits ? "" : ": DOES NOT FIT") << "\n";
+    for (const auto &e : p.extrapolation)
+        out << "  extrapolation: " << e << "\n";
     for (const auto &n : p.notes)
         out << "  note: " << n << "\n";
     return out.str();
@@ -108,13 +139,19 @@ OrderedJson validationToJson(const ObservationSet &set, const std::vector<RowRes
     OrderedJson rows = OrderedJson::array();
     for (const RowResult &r : results) {
         const Observation &o = *r.row;
+        const bool minutes = o.kind == Observation::Kind::Minutes;
+        const OrderedJson predicted
+            = r.predicted ? OrderedJson(minutes ? round4(*r.predicted)
+                                                : std::round(*r.predicted * 100) / 100)
+                          : OrderedJson();
         rows.push_back(
             {{"round", o.round},
              {"submitter", o.submitter},
              {"system", o.system},
              {"benchmark", o.benchmark},
-             {"measured_minutes", o.measured},
-             {"predicted_minutes", r.predicted ? OrderedJson(round4(*r.predicted)) : OrderedJson()},
+             {"gpu", o.platform.gpu ? o.platform.gpu->id : std::string()},
+             {minutes ? "measured_minutes" : "measured_samples_per_s", o.measured},
+             {minutes ? "predicted_minutes" : "predicted_samples_per_s", predicted},
              {"skip_reason", r.predicted ? OrderedJson() : OrderedJson(noPredictionReason(o))},
              {"where", o.where}});
     }
@@ -151,9 +188,10 @@ std::string validationToText(const ObservationSet &set, const std::vector<RowRes
     std::ostringstream out;
     for (const RowResult &r : results) {
         const Observation &o = *r.row;
+        const char *unit = o.kind == Observation::Kind::Minutes ? " min" : " samples/s";
         out << o.round << "  " << o.submitter << "  " << o.system << "  " << o.benchmark
-            << ": measured " << fixed(o.measured, 2) << " min, predicted "
-            << (r.predicted ? fixed(*r.predicted, 2) : std::string("-")) << "\n";
+            << ": measured " << fixed(o.measured, 2) << unit << ", predicted "
+            << (r.predicted ? fixed(*r.predicted, 2) + unit : std::string("-")) << "\n";
     }
     out << "\nAbsolute error by benchmark (median, 90th percentile):\n";
     for (const auto &[name, s] : summarize(results))

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace clab::workload {
 
@@ -64,6 +65,7 @@ Workload readWorkload(ObjectReader &r)
     w.name = r.string("name");
     w.aliases = r.strings("aliases");
     w.source = r.string("source");
+    w.calibrateAs = r.string("calibrateAs", "");
     if (w.source.empty())
         r.fail("source", "every workload figure needs a source");
     w.parameters = r.positive("parameters");
@@ -75,12 +77,43 @@ Workload readWorkload(ObjectReader &r)
         = r.has("alltoallBytesPerSample") ? nonNegative(r, "alltoallBytesPerSample") : 0;
     w.trainFlopsPerSample = r.positive("trainFlopsPerSample");
     w.activationBytesPerSample = r.positive("activationBytesPerSample");
+    // Without an estimate of its own: activations are written in the forward pass, read in the
+    // backward pass, and their gradients written and read again.
+    w.memoryBytesPerSample = r.has("memoryBytesPerSample") ? r.positive("memoryBytesPerSample")
+                                                           : 4 * w.activationBytesPerSample;
+    w.fp8Share = r.has("fp8Share") ? nonNegative(r, "fp8Share") : 0;
+    if (w.fp8Share > 1)
+        r.fail("fp8Share", "expected a share between 0 and 1");
     w.inputBytesPerSample = r.positive("inputBytesPerSample");
     w.decodeCoreSecondsPerSample = r.positive("decodeCoreSecondsPerSample");
+    if (const Json *loaders = r.optionalArray("loaders")) {
+        const std::string listPointer = r.pointer("loaders");
+        for (std::size_t i = 0; i < loaders->size(); ++i) {
+            ObjectReader l((*loaders)[i], childPointer(listPointer, i), r.file());
+            Loader x;
+            x.name = l.string("name");
+            if (x.name.empty())
+                l.fail("name", "expected a loader name such as \"dali\" or \"cpu\"");
+            x.decodeCoreSecondsPerSample = nonNegative(l, "decodeCoreSecondsPerSample");
+            x.hostToDeviceBytesPerSample = l.positive("hostToDeviceBytesPerSample");
+            l.finish();
+            for (const Loader &other : w.loaders)
+                if (other.name == x.name)
+                    l.fail("name", "duplicate loader \"" + x.name + "\"");
+            w.loaders.push_back(std::move(x));
+        }
+    }
+    if (w.loaders.empty()) // the sample crosses to the GPU as it was read
+        w.loaders.push_back({"default", w.decodeCoreSecondsPerSample, w.inputBytesPerSample});
+    w.decodeCoreSecondsPerSample = w.loaders.front().decodeCoreSecondsPerSample;
     w.datasetSamples = r.positive("datasetSamples");
     w.evalSamples = r.positive("evalSamples");
     w.evalFlopsPerSample = r.positive("evalFlopsPerSample");
     w.evalEverySamples = nonNegative(r, "evalEverySamples");
+    w.evalStartSamples = r.has("evalStartSamples") ? nonNegative(r, "evalStartSamples") : 0;
+    w.evalRule = r.string("evalRule", "");
+    if (!w.evalRule.empty() && w.evalRule != "bert")
+        r.fail("evalRule", "expected \"bert\" or no rule, found \"" + w.evalRule + "\"");
     w.defaultPrecision = r.string("defaultPrecision");
     if (std::find(std::begin(kPrecisions), std::end(kPrecisions), w.defaultPrecision)
         == std::end(kPrecisions))
@@ -175,6 +208,40 @@ std::optional<double> samplesToConverge(const Workload &w, int globalBatch)
     const double t
         = static_cast<double>(globalBatch - lo.globalBatch) / (hi.globalBatch - lo.globalBatch);
     return std::max(floor, lo.samples + t * (hi.samples - lo.samples));
+}
+
+bool withinConvergenceTable(const Workload &w, int globalBatch)
+{
+    return !w.convergence.empty() && globalBatch >= w.convergence.front().globalBatch
+           && globalBatch <= w.convergence.back().globalBatch;
+}
+
+double evaluations(const Workload &w, double samples, int globalBatch)
+{
+    double every = w.evalEverySamples;
+    if (w.evalRule == "bert") {
+        // MLPerf training rules, BERT: evaluate every FLOOR(0.05 * (230.23 * GBS + 3,000,000),
+        // 25,000) samples.
+        every = std::floor(0.05 * (230.23 * globalBatch + 3'000'000) / 25'000) * 25'000;
+    }
+    if (every <= 0)
+        return 1; // once, at the end
+    // Evaluations at every multiple of the interval from the start epoch on, the last of which
+    // reaches the target.
+    const double first = std::max(every, std::ceil(w.evalStartSamples / every) * every);
+    if (samples < first)
+        return 1;
+    return std::floor((samples - first) / every) + 1;
+}
+
+const Loader *loader(const Workload &w, std::string_view name)
+{
+    if (name.empty())
+        return w.loaders.empty() ? nullptr : &w.loaders.front();
+    for (const Loader &l : w.loaders)
+        if (l.name == name)
+            return &l;
+    return nullptr;
 }
 
 } // namespace clab::workload

@@ -19,13 +19,27 @@ struct ConvergencePoint
     std::string source; // e.g. "mlperf_rcps training_3.1.0 rcps_resnet.json resnet_ref_3264"
 };
 
+// How samples reach the GPUs: what the host's cores spend decoding and augmenting one sample,
+// and the bytes each sample then crosses host-to-device with (compressed for a GPU decoder such
+// as DALI with nvJPEG, decoded and cropped for a CPU loader).
+struct Loader
+{
+    std::string name; // "dali", "cpu"
+    double decodeCoreSecondsPerSample = 0;
+    double hostToDeviceBytesPerSample = 0;
+};
+
 struct Workload
 {
     std::string id;                   // "resnet50"
     std::string name;                 // "ResNet-50 v1.5 (ImageNet)"
     std::vector<std::string> aliases; // benchmark names as MLPerf writes them: "resnet"
     std::string source;               // where the figures below come from
-    double parameters = 0;            // trainable parameters
+    // Another workload whose calibration this one shares: the same model and kernels run on other
+    // data (BERT padded to 512 tokens shares MLPerf BERT's factors); empty: its own.
+    std::string calibrateAs;
+    const std::string &calibrationKey() const { return calibrateAs.empty() ? id : calibrateAs; }
+    double parameters = 0; // trainable parameters
     // Dense parameters whose gradients are all-reduced every step; the rest (recommender
     // embedding tables) are sharded over all GPUs, updated sparsely, never all-reduced.
     double allreduceParameters = 0;
@@ -33,14 +47,25 @@ struct Workload
     double trainFlopsPerSample = 0;    // forward + backward FLOPs of one sample
     double activationBytesPerSample
         = 0; // activation memory kept for the backward pass, at the default precision
+    // Device-memory traffic of the memory-bound kernels of one training sample (normalisation,
+    // activations, element-wise, softmax), forward and backward, with 16-bit activations.
+    double memoryBytesPerSample = 0;
+    // Share of the matrix FLOPs that an FP8 run does in FP8 (Transformer Engine runs the linear
+    // layers in FP8 and keeps attention's batched products in 16 bits); 0 when none.
+    double fp8Share = 0;
     double inputBytesPerSample = 0;        // bytes read from storage per sample
-    double decodeCoreSecondsPerSample = 0; // CPU core-seconds to decode/augment one sample
+    double decodeCoreSecondsPerSample = 0; // CPU core-seconds of the default loader per sample
+    std::vector<Loader> loaders;           // the first is the default; never empty once read
     double datasetSamples = 0;             // samples in one epoch
     double evalSamples = 0;                // samples in one evaluation pass
     double evalFlopsPerSample = 0;         // forward FLOPs of one evaluation sample
-    double evalEverySamples = 0;  // training samples between evaluations (0: once at the end)
-    std::string defaultPrecision; // "fp16", "bf16", "tf32", "fp32"
-    std::string qualityTarget;    // "75.9% top-1"
+    double evalEverySamples = 0; // training samples between evaluations (0: once at the end)
+    double evalStartSamples = 0; // no evaluation before this many training samples
+    // "bert": MLPerf BERT's interval, FLOOR(0.05 * (230.23 * batch + 3,000,000), 25,000) samples
+    // (evalEverySamples is then the interval at the reference batch). Empty: evalEverySamples.
+    std::string evalRule;
+    std::string defaultPrecision;              // "fp16", "bf16", "tf32", "fp32"
+    std::string qualityTarget;                 // "75.9% top-1"
     std::vector<ConvergencePoint> convergence; // sorted by globalBatch
 };
 
@@ -64,5 +89,12 @@ private:
 // point at a smaller or equal batch (the tables are means of noisy runs and may dip).
 // Returns nullopt if the workload has no table.
 std::optional<double> samplesToConverge(const Workload &w, int globalBatch);
+// True when a global batch lies within the convergence table (between its smallest and largest
+// batch): outside it the samples are an extrapolation.
+bool withinConvergenceTable(const Workload &w, int globalBatch);
+// Evaluations an MLPerf run makes before it reaches its target after `samples` training samples.
+double evaluations(const Workload &w, double samples, int globalBatch);
+// The loader of that name, or the default (first) one for an empty name; nullptr if unknown.
+const Loader *loader(const Workload &w, std::string_view name = {});
 
 } // namespace clab::workload

@@ -1,4 +1,5 @@
-// The calibration file (reading, writing, fallbacks) and the CSV reader the calibration uses.
+// The calibration file (reading, writing, software and interval fallbacks) and the CSV reader
+// the calibration uses.
 #include "model/perftest.h"
 
 using namespace clab;
@@ -12,7 +13,7 @@ private Q_SLOTS:
     void calibrationRoundTrip();
     void badCalibration_data();
     void badCalibration();
-    void roundFallback();
+    void softwareFallback();
     void csvQuoting();
     void csvMissingColumns();
     void csvUnterminatedQuote();
@@ -21,37 +22,50 @@ private Q_SLOTS:
 void TestCalibrationFile::calibrationRoundTrip()
 {
     perf::Calibration c;
-    c.benchEfficiency = {{"resnet50", 0.41234}, {"bert_large", 0.5}};
-    c.benchOverheadMs = {{"resnet50", 3.25}};
-    c.archFactor = {{"Ampere", 1.1}, {"Hopper", 0.95}};
-    c.benchArchFactor = {{"bert_large/Hopper", 1.2}};
-    c.gpuFactor = {{"A100-PCIe-40GB", 0.9}};
-    c.benchRoundFactor = {{"bert_large/3.0", 1.05}};
-    c.roundFactor = {{"1.0", 0.8}, {"4.0", 1.0}, {"dle", 0.7}};
-    c.linkFactor = {{"nvswitch", 1.3}, {"pcie", 0.6}};
+    c.bench["resnet50"] = {0.41234, 1.5, 3.25, 0.75};
+    c.bench["bert_large"] = {0.5, 0.8, 1, 2};
     c.overlap = 0.55;
+    c.software = {{"mlperf-1.0", 0.8}, {"mlperf-4.0", 1.0}, {"dle-pytorch-21.11", 0.7}};
+    c.benchSoftware = {{"bert_large/mlperf-3.0", 1.05}};
+    c.defaultSoftware = "mlperf-4.0";
+    c.intervals = {{"", {-0.1, 0.2, 100}},
+                   {"resnet50/Ampere", {-0.05, 0.08, 40}},
+                   {"arch-out", {-0.3, 0.4, 300}}};
+    c.architectures = {"Ampere", "Hopper"};
     c.inputs = {"a.csv (fnv1a 0123456789abcdef)", "b.csv"};
     c.rows = 42;
     c.fittedAt = "2024-05-06";
+    c.report = "Fitted on 42 rows.\n";
     const perf::Calibration back = perf::Calibration::fromJson(c.toJson(), "roundtrip.json");
-    QCOMPARE(back.benchEfficiency, c.benchEfficiency);
-    QCOMPARE(back.benchOverheadMs, c.benchOverheadMs);
-    QCOMPARE(back.archFactor, c.archFactor);
-    QCOMPARE(back.benchArchFactor, c.benchArchFactor);
-    QCOMPARE(back.gpuFactor, c.gpuFactor);
-    QCOMPARE(back.benchRoundFactor, c.benchRoundFactor);
-    QCOMPARE(back.roundFactor, c.roundFactor);
-    QCOMPARE(back.linkFactor, c.linkFactor);
+    QCOMPARE(back.bench.size(), c.bench.size());
+    QCOMPARE(back.bench.at("resnet50").gemmEfficiency, 0.41234);
+    QCOMPARE(back.bench.at("resnet50").memoryScale, 1.5);
+    QCOMPARE(back.bench.at("resnet50").overheadMs, 3.25);
+    QCOMPARE(back.bench.at("resnet50").evalOverheadS, 0.75);
     QCOMPARE(back.overlap, c.overlap);
+    QCOMPARE(back.software, c.software);
+    QCOMPARE(back.benchSoftware, c.benchSoftware);
+    QCOMPARE(back.defaultSoftware, c.defaultSoftware);
+    QCOMPARE(back.intervals.size(), c.intervals.size());
+    QCOMPARE(back.intervals.at("resnet50/Ampere").p90, 0.08);
+    QCOMPARE(back.intervals.at("").rows, 100);
+    QCOMPARE(back.architectures, c.architectures);
     QCOMPARE(back.inputs, c.inputs);
     QCOMPARE(back.rows, c.rows);
     QCOMPARE(back.fittedAt, c.fittedAt);
-    // The shipped one survives the trip too.
+    QCOMPARE(back.report, c.report);
+    // The shipped one survives the trip too, and says where it came from.
     const perf::Calibration &b = perf::Calibration::builtin();
-    QVERIFY(!b.benchEfficiency.empty());
+    QVERIFY(!b.bench.empty());
+    QVERIFY(!b.defaultSoftware.empty());
+    QVERIFY(!b.intervals.empty());
+    QVERIFY(b.intervals.count("arch-out"));
     const perf::Calibration again = perf::Calibration::fromJson(b.toJson(), "builtin.json");
-    QCOMPARE(again.benchEfficiency, b.benchEfficiency);
-    QCOMPARE(again.linkFactor, b.linkFactor);
+    QCOMPARE(again.software, b.software);
+    QCOMPARE(again.bench.size(), b.bench.size());
+    // No benchmark of the shipped calibration beats its GPU's measured GEMM rate.
+    for (const auto &[id, p] : b.bench)
+        QVERIFY2(p.gemmEfficiency <= 1, id.c_str());
 }
 
 void TestCalibrationFile::badCalibration_data()
@@ -60,21 +74,38 @@ void TestCalibrationFile::badCalibration_data()
     QTest::addColumn<QString>("pointer");
     QTest::addColumn<QString>("message");
     QTest::newRow("negative factor")
-        << QStringLiteral(R"({"benchEfficiency": {"resnet50": -0.5}})")
-        << QStringLiteral("/benchEfficiency/resnet50") << QStringLiteral("greater than zero");
-    QTest::newRow("zero factor") << QStringLiteral(R"({"linkFactor": {"pcie": 0}})")
-                                 << QStringLiteral("/linkFactor/pcie")
+        << QStringLiteral(R"({"bench": {"resnet50": {"gemmEfficiency": -0.5}}})")
+        << QStringLiteral("/bench/resnet50/gemmEfficiency") << QStringLiteral("greater than zero");
+    QTest::newRow("efficiency above 1")
+        << QStringLiteral(R"({"bench": {"resnet50": {"gemmEfficiency": 1.5}}})")
+        << QStringLiteral("/bench/resnet50/gemmEfficiency") << QStringLiteral("at most 1");
+    QTest::newRow("zero factor") << QStringLiteral(R"({"software": {"mlperf-4.0": 0}})")
+                                 << QStringLiteral("/software/mlperf-4.0")
                                  << QStringLiteral("greater than zero");
     QTest::newRow("string factor")
-        << QStringLiteral(R"({"archFactor": {"Ampere": "1.1"}})")
-        << QStringLiteral("/archFactor/Ampere") << QStringLiteral("number");
+        << QStringLiteral(R"({"software": {"mlperf-4.0": "1.1"}})")
+        << QStringLiteral("/software/mlperf-4.0") << QStringLiteral("number");
+    QTest::newRow("huge factor") << QStringLiteral(R"({"benchSoftware": {"x/y": 1e307}})")
+                                 << QStringLiteral("/benchSoftware/x~1y")
+                                 << QStringLiteral("calibration value");
     QTest::newRow("unknown key") << QStringLiteral(R"({"overlap": 0.5, "benchEficiency": {}})")
                                  << QStringLiteral("/benchEficiency") << QString();
+    QTest::newRow("unknown parameter")
+        << QStringLiteral(R"({"bench": {"resnet50": {"gemEfficiency": 0.5}}})")
+        << QStringLiteral("/bench/resnet50/gemEfficiency") << QString();
     QTest::newRow("overlap 2") << QStringLiteral(R"({"overlap": 2})") << QStringLiteral("/overlap")
                                << QStringLiteral("between 0 and 1");
     QTest::newRow("overlap negative")
         << QStringLiteral(R"({"overlap": -0.1})") << QStringLiteral("/overlap")
         << QStringLiteral("between 0 and 1");
+    QTest::newRow("default software unknown")
+        << QStringLiteral(R"({"software": {"a": 1}, "defaultSoftware": "b"})")
+        << QStringLiteral("/defaultSoftware") << QStringLiteral("stacks");
+    QTest::newRow("interval reversed")
+        << QStringLiteral(R"({"intervals": {"": {"p10": 0.3, "p90": 0.1, "rows": 9}}})")
+        << QStringLiteral("/intervals//p10") << QStringLiteral("at most p90");
+    QTest::newRow("old format") << QStringLiteral(R"({"format": 1})") << QStringLiteral("/format")
+                                << QStringLiteral("re-run calibrate");
 }
 
 void TestCalibrationFile::badCalibration()
@@ -94,50 +125,44 @@ void TestCalibrationFile::badCalibration()
     }
 }
 
-void TestCalibrationFile::roundFallback()
+void TestCalibrationFile::softwareFallback()
 {
     perf::Calibration c;
-    c.roundFactor = {{"1.0", 0.8}, {"3.0", 0.9}, {"4.0", 1.1}, {"dle", 0.7}};
-    c.benchRoundFactor = {{"bert_large/2.0", 1.2}, {"bert_large/3.1", 1.3}};
-    QCOMPARE(c.round("3.0"), 0.9);
-    QCOMPARE(c.round("4.0"), 1.1);
-    QCOMPARE(c.round("3.1"), 0.9);    // unknown: the newest earlier round
-    QCOMPARE(c.round("5.0"), 1.1);    // newer than any: the newest
-    QCOMPARE(c.round("0.7"), 1.0);    // older than any: 1
-    QCOMPARE(c.round(""), 1.1);       // none given: the newest
-    QCOMPARE(c.round("dle"), 0.7);    // a named one
-    QCOMPARE(c.round("lambda"), 1.0); // unknown non-numeric: 1
-    QCOMPARE(c.benchRound("bert_large", "3.1"), 1.3);
-    QCOMPARE(c.benchRound("bert_large", "3.0"), 1.2);
-    QCOMPARE(c.benchRound("bert_large", "4.1"), 1.3);
-    QCOMPARE(c.benchRound("bert_large", "1.0"), 1.0);
-    QCOMPARE(c.benchRound("bert_large", "dle"), 1.0);
-    QCOMPARE(c.benchRound("resnet50", "3.1"), 1.0); // another benchmark's rounds do not count
-    // Other lookups: 1 for unknown keys, 0.4 for an uncalibrated benchmark, 0 ms overhead.
-    QCOMPARE(c.arch("Blackwell"), 1.0);
-    QCOMPARE(c.link("nvlink9"), 1.0);
-    catalog::Gpu unknown;
-    unknown.arch = "Blackwell";
-    unknown.formFactor = "SXM6";
-    QCOMPARE(c.gpu(unknown), 1.0);
-    QCOMPARE(c.benchArch("resnet50", "Ampere"), 1.0);
-    QCOMPARE(c.efficiency("nobody"), 0.4);
-    QCOMPARE(c.overheadS("nobody"), 0.0);
-    c.benchOverheadMs["w"] = 2.5;
-    QCOMPARE(c.overheadS("w"), 0.0025);
-
-    // The round reaches the prediction: a round factor of 0.5 doubles the math time.
-    const catalog::Gpu gpu = testGpu();
-    const perf::Platform p = testPlatform(gpu);
-    perf::Calibration t = testCalibration();
-    t.roundFactor = {{"2.0", 0.5}, {"3.0", 1.0}};
-    const perf::Prediction early
-        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, t, "2.1");
-    QCOMPARE(early.efficiency, 0.25);
-    CLAB_NEAR(early.computeS, 0.64 + 0.004 + 0.002);
-    const perf::Prediction late
-        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, t, "3.5");
-    QCOMPARE(late.efficiency, 0.5);
+    c.software = {{"mlperf-1.0", 0.8}, {"mlperf-3.0", 0.9}, {"mlperf-4.0", 1.1}, {"dle-x", 0.7}};
+    c.benchSoftware = {{"bert_large/mlperf-3.0", 1.2}};
+    std::string note;
+    QCOMPARE(c.softwareFactor("resnet50", "mlperf-3.0", &note), 0.9);
+    QVERIFY(note.empty());
+    QCOMPARE(c.softwareFactor("bert_large", "mlperf-3.0"), 0.9 * 1.2);
+    QCOMPARE(c.softwareFactor("resnet50", "dle-x"), 0.7);
+    // A round between two calibrated ones: the geometric mean of its neighbours, said.
+    CLAB_NEAR(c.softwareFactor("resnet50", "mlperf-2.0", &note), std::sqrt(0.8 * 0.9));
+    QVERIFY(note.find("mlperf-1.0 and mlperf-3.0") != std::string::npos);
+    CLAB_NEAR(c.softwareFactor("bert_large", "mlperf-3.1"), std::sqrt(0.9 * 1.2 * 1.1));
+    // Beyond the newest: the newest; before the oldest: the oldest.
+    QCOMPARE(c.softwareFactor("resnet50", "mlperf-5.0"), 1.1);
+    QCOMPARE(c.softwareFactor("resnet50", "mlperf-0.6"), 0.8);
+    // An unknown stack that is not a round: no factor, and a note.
+    note.clear();
+    QCOMPARE(c.softwareFactor("resnet50", "my-stack", &note), 1.0);
+    QVERIFY(note.find("my-stack") != std::string::npos);
+    QVERIFY(!c.knowsSoftware("my-stack"));
+    QVERIFY(c.knowsSoftware("dle-x"));
+    // Intervals fall back from the cell to the benchmark, the architecture and all rows.
+    c.intervals = {{"", {-0.3, 0.3, 500}},
+                   {"resnet50", {-0.2, 0.2, 50}},
+                   {"resnet50/Hopper", {-0.1, 0.1, 20}},
+                   {"Ampere", {-0.25, 0.15, 100}}};
+    QCOMPARE(c.interval("resnet50", "Hopper").p90, 0.1);
+    QCOMPARE(c.interval("resnet50", "Volta").p90, 0.2);
+    QCOMPARE(c.interval("bert_large", "Ampere").p90, 0.15);
+    QCOMPARE(c.interval("bert_large", "Ada").p90, 0.3);
+    QCOMPARE(perf::softwareKey("4.1"), std::string("mlperf-4.1"));
+    // The median factors stand in for a benchmark without rows.
+    c.bench = {{"a", {0.2, 1, 1, 1}}, {"b", {0.4, 2, 3, 1}}, {"c", {0.9, 4, 5, 1}}};
+    QCOMPARE(c.typical().gemmEfficiency, 0.4);
+    QCOMPARE(c.typical().memoryScale, 2.0);
+    QVERIFY(!c.params("d"));
 }
 
 void TestCalibrationFile::csvQuoting()

@@ -77,17 +77,18 @@ private Q_SLOTS:
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("place");
         QTest::addColumn<QString>("message");
-        // The saved input: datasets/calibration.json with mutated values, one of them 1e307.
+        // The saved input: a calibration of the first model's format with mutated values, one of
+        // them 1e307. The second model's reader refuses its first unknown table.
         QTest::newRow("fuzz input")
             << QStringLiteral("calibration/found-factor-1e307") << QString()
-            << QStringLiteral("at /benchOverheadMs/retinanet")
-            << QStringLiteral("expected a calibration value from 0.0001 to 10000, found 95545.8");
+            << QStringLiteral("at /archFactor") << QStringLiteral("unknown key");
         QTest::newRow("1e307") << QString()
-                               << QStringLiteral(R"({"archFactor": {"Hopper": 1e307}})")
-                               << QStringLiteral("at /archFactor/Hopper")
+                               << QStringLiteral(R"({"software": {"mlperf-4.0": 1e307}})")
+                               << QStringLiteral("at /software/mlperf-4.0")
                                << QStringLiteral("found 1e+307");
-        QTest::newRow("1e-6") << QString() << QStringLiteral(R"({"linkFactor": {"pcie": 1e-6}})")
-                              << QStringLiteral("at /linkFactor/pcie")
+        QTest::newRow("1e-6") << QString()
+                              << QStringLiteral(R"({"bench": {"w": {"overheadMs": 1e-6}}})")
+                              << QStringLiteral("at /bench/w/overheadMs")
                               << QStringLiteral("found 1e-06");
     }
     void calibrationRefusesIt()

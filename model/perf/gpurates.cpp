@@ -1,0 +1,139 @@
+#include "perf/gpurates.h"
+
+#include "catalog/catalog.h"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+namespace clab::perf {
+
+namespace {
+
+// The measured rate of a precision's matrix path; BF16 and FP16 run on the same tensor cores at
+// the same dense rate on every catalog GPU, so one stands in for the other.
+std::optional<double> measured(const catalog::Tflops &t, Precision p)
+{
+    switch (p) {
+    case Precision::Fp32:
+        return t.fp32;
+    case Precision::Tf32:
+        return t.tf32;
+    case Precision::Fp16:
+        return t.fp16 ? t.fp16 : t.bf16;
+    case Precision::Bf16:
+        return t.bf16 ? t.bf16 : t.fp16;
+    case Precision::Fp8:
+        return t.fp8;
+    }
+    return std::nullopt;
+}
+
+std::optional<double> peak(const catalog::Tflops &t, Precision p)
+{
+    switch (p) {
+    case Precision::Fp32:
+        return t.fp32;
+    case Precision::Tf32:
+        return t.tf32;
+    case Precision::Fp16:
+        return t.fp16;
+    case Precision::Bf16:
+        return t.bf16 ? t.bf16 : t.fp16;
+    case Precision::Fp8:
+        return t.fp8;
+    }
+    return std::nullopt;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Median share of peak that measured GPUs reach: of the same architecture when there are some.
+double peerShare(const catalog::Catalog &catalog, const std::string &arch, Precision p)
+{
+    std::vector<double> same, all;
+    for (const auto &[id, g] : catalog.gpus()) {
+        const auto m = measured(g.achieved.gemmTflops, p);
+        const auto pk = peak(g.tflops, p);
+        if (!m || !pk || *pk <= 0)
+            continue;
+        all.push_back(*m / *pk);
+        if (g.arch == arch)
+            same.push_back(*m / *pk);
+    }
+    return median(same.empty() ? all : same);
+}
+
+double peerMemoryShare(const catalog::Catalog &catalog, const std::string &arch)
+{
+    std::vector<double> same, all;
+    for (const auto &[id, g] : catalog.gpus()) {
+        if (!g.achieved.memBwGBps)
+            continue;
+        all.push_back(*g.achieved.memBwGBps / g.memBwGBps);
+        if (g.arch == arch)
+            same.push_back(all.back());
+    }
+    return median(same.empty() ? all : same);
+}
+
+// The matrix rate of precision p on this GPU (TFLOPS): measured, else the datasheet peak times
+// the share measured GPUs reach. A precision without its own tensor cores runs on the nearest
+// path the GPU has (peakTflops's fallbacks).
+double gemmTflops(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &catalog,
+                  bool &estimated, std::string &note)
+{
+    Precision path = p;
+    if (!peak(gpu.tflops, p)) {
+        path = p == Precision::Tf32                          ? Precision::Fp32
+               : p == Precision::Fp8 || p == Precision::Bf16 ? Precision::Fp16
+                                                             : Precision::Fp32;
+        if (!peak(gpu.tflops, path))
+            path = Precision::Fp32;
+    }
+    if (const auto m = measured(gpu.achieved.gemmTflops, path))
+        return *m;
+    estimated = true;
+    const double share = peerShare(catalog, gpu.arch, path);
+    if (!note.empty())
+        note += "; ";
+    note += std::string("no measured ") + precisionName(path) + " GEMM rate for " + gpu.name
+            + ": estimated at " + std::to_string(int(share * 100 + 0.5)) + " % of its peak, as "
+            + "measured " + gpu.arch + " parts reach";
+    return peak(gpu.tflops, path).value_or(0) * share;
+}
+
+} // namespace
+
+GpuRates gpuRates(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &catalog)
+{
+    GpuRates r;
+    std::string peakNote;
+    r.peakFlops = peakTflops(gpu, p, &peakNote) * 1e12;
+    r.note = peakNote;
+    const Precision matrix = p == Precision::Fp8 ? Precision::Bf16 : p;
+    r.gemmFlops = gemmTflops(gpu, matrix, catalog, r.estimated, r.note) * 1e12;
+    if (p == Precision::Fp8 && gpu.tflops.fp8)
+        r.fp8Flops = gemmTflops(gpu, Precision::Fp8, catalog, r.estimated, r.note) * 1e12;
+    if (gpu.achieved.memBwGBps) {
+        r.memBytesPerS = *gpu.achieved.memBwGBps * 1e9;
+    } else {
+        r.estimated = true;
+        const double share = peerMemoryShare(catalog, gpu.arch);
+        r.memBytesPerS = gpu.memBwGBps * share * 1e9;
+        if (!r.note.empty())
+            r.note += "; ";
+        r.note += "no measured memory bandwidth for " + gpu.name + ": estimated at "
+                  + std::to_string(int(share * 100 + 0.5)) + " % of its datasheet figure";
+    }
+    return r;
+}
+
+} // namespace clab::perf

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "perf/precision.h"
+
+#include <string>
+
+namespace clab::catalog {
+class Catalog;
+struct Gpu;
+} // namespace clab::catalog
+
+namespace clab::perf {
+
+// What a GPU really reaches at a precision: its measured large-GEMM rate and streaming memory
+// bandwidth (catalog `achieved`), and the dense datasheet peak that "% of peak" is measured
+// against. A rate the catalog has not measured is estimated from the measured parts: the median
+// share of peak that measured GPUs of the same architecture reach (of any architecture when none
+// is measured), and `estimated` says so.
+struct GpuRates
+{
+    double gemmFlops = 0; // FLOP/s, the precision's matrix path (FP8 falls back to 16-bit)
+    double fp8Flops = 0;  // FLOP/s of FP8 matrices; 0 when the GPU has none
+    double memBytesPerS = 0;
+    double peakFlops = 0; // dense datasheet peak of the precision actually run
+    bool estimated = false;
+    std::string note; // what was estimated or substituted, for the report
+};
+
+GpuRates gpuRates(const catalog::Gpu &gpu, Precision precision, const catalog::Catalog &catalog);
+
+} // namespace clab::perf

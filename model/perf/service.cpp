@@ -1,0 +1,52 @@
+#include "perf/service.h"
+
+#include "cluster/topology.h"
+#include "perf/clusterplatform.h"
+
+namespace clab::perf {
+
+namespace {
+
+Prediction finish(Prediction p, const Platform &platform)
+{
+    p.notes.insert(p.notes.end(), platform.notes.begin(), platform.notes.end());
+    return p;
+}
+
+} // namespace
+
+Prediction predictSystem(const design::DesignIndex &index, const fabric::Analysis &analysis,
+                         std::size_t system, const workload::Workload &w, const Request &request,
+                         const Calibration &calibration, const catalog::Catalog &catalog,
+                         const ScaleOut &scale)
+{
+    Platform platform = platformOf(index, analysis, system, catalog);
+    platform.nodes = std::max(1, scale.nodes);
+    if (scale.network)
+        platform.cluster = scale.network;
+    return finish(predict(platform, w, request, calibration), platform);
+}
+
+std::optional<ClusterPrediction>
+predictDesignCluster(const design::DesignIndex &index, const fabric::Analysis &analysis,
+                     const workload::Workload &w, const Request &request,
+                     const Calibration &calibration, const catalog::Catalog &catalog)
+{
+    const std::optional<ClusterPlatform> cp = clusterPlatformOf(index, analysis, catalog);
+    if (!cp)
+        return std::nullopt;
+    const Platform &p = cp->platform;
+    ClusterPrediction out;
+    out.system = cp->systemIndex;
+    out.gpus = p.gpusPerNode * p.nodes;
+    out.network = p.cluster ? p.cluster->description : std::string();
+    // A batch given for one node would starve a large cluster: the default for all its GPUs.
+    Request r = request;
+    r.globalBatch = defaultGlobalBatch(w, out.gpus);
+    out.prediction = finish(predict(p, w, r, calibration), p);
+    out.prediction.notes.push_back("global batch: the default for " + std::to_string(out.gpus)
+                                   + " GPUs");
+    return out;
+}
+
+} // namespace clab::perf
