@@ -223,16 +223,19 @@ std::vector<Route> Router::peers(const std::string &host, const std::string &fro
         return out;
     const catalog::Routing &routing = m_fabric.catalog().routing();
     const Vertex source = m_fabric.vertex(from);
+    std::vector<Route> nvlink(peers.size());
     bfs({source}, Mode::Nvlink, host);
     for (std::size_t i = 0; i < peers.size(); ++i) {
-        if (m_fabric.has(peers[i]))
-            out[i] = extract(m_fabric.vertex(peers[i]), RouteKind::Nvlink);
+        if (m_fabric.has(peers[i])) {
+            nvlink[i] = extract(m_fabric.vertex(peers[i]), RouteKind::Nvlink);
+            finish(nvlink[i]);
+        }
     }
     bfs({source}, Mode::PeerPcie, host);
     const Graph &g = m_fabric.graph();
     for (std::size_t i = 0; i < peers.size(); ++i) {
-        Route &r = out[i];
-        if (r.kind == RouteKind::None && m_fabric.has(peers[i])) {
+        Route r;
+        if (m_fabric.has(peers[i])) {
             r = extract(m_fabric.vertex(peers[i]), RouteKind::PcieSwitch);
             int sockets = 0;
             for (Vertex v : r.nodes)
@@ -250,6 +253,12 @@ std::vector<Route> Router::peers(const std::string &host, const std::string &fro
             r.latencyUs += routing.stagedLatencyUs;
         }
         r.GBps *= r.factor;
+        // NVLink where it is there, unless PCIe carries more (a single link of an old bridge
+        // against a Gen5 switch): the driver's and NCCL's path choice, and more bandwidth is
+        // never slower.
+        const bool useNvlink = nvlink[i].kind != RouteKind::None
+                               && (r.kind == RouteKind::None || nvlink[i].GBps >= r.GBps);
+        out[i] = useNvlink ? std::move(nvlink[i]) : std::move(r);
     }
     return out;
 }

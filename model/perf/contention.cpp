@@ -12,7 +12,8 @@ constexpr std::size_t kN = fabric::kFlowClasses;
 
 // Per-flow rates (GB/s) of the active classes by progressive filling: every class not yet held
 // by a full link grows at the same pace; when a link fills, the classes crossing it stop.
-std::array<double, kN> fill(const fabric::StepFlows &f, const std::array<bool, kN> &active)
+std::array<double, kN> fill(const fabric::StepFlows &f, const std::array<bool, kN> &active,
+                            const ClassTimes &cap)
 {
     std::array<double, kN> rate{};
     std::array<bool, kN> frozen{};
@@ -35,10 +36,20 @@ std::array<double, kN> fill(const fabric::StepFlows &f, const std::array<bool, k
             if (growing > 0)
                 next = std::min(next, (r.capacityGBps - load) / growing);
         }
+        for (std::size_t c = 0; c < kN; ++c)
+            if (active[c] && !frozen[c] && cap[c] > 0)
+                next = std::min(next, cap[c]);
         if (next == kInf) // nothing left to grow, or a class crosses no link at all
             break;
         level = std::max(level, next);
         bool froze = false;
+        for (std::size_t c = 0; c < kN; ++c) {
+            if (active[c] && !frozen[c] && cap[c] > 0 && cap[c] <= level * (1 + 1e-12)) {
+                frozen[c] = true; // it asks for no more
+                rate[c] = cap[c];
+                froze = true;
+            }
+        }
         for (const fabric::SharedResource &r : f.resources) {
             double load = 0;
             int growing = 0;
@@ -73,7 +84,8 @@ std::array<double, kN> fill(const fabric::StepFlows &f, const std::array<bool, k
 
 } // namespace
 
-ClassTimes shareLinks(const fabric::StepFlows &f, const ClassTimes &bytes)
+ClassTimes shareLinks(const fabric::StepFlows &f, const ClassTimes &bytes,
+                      const ClassTimes &demandGBps)
 {
     ClassTimes done{};
     std::array<double, kN> left{};
@@ -86,7 +98,7 @@ ClassTimes shareLinks(const fabric::StepFlows &f, const ClassTimes &bytes)
     }
     double now = 0;
     for (std::size_t phase = 0; phase < kN; ++phase) {
-        const std::array<double, kN> rate = fill(f, active);
+        const std::array<double, kN> rate = fill(f, active, demandGBps);
         double step = kInf;
         for (std::size_t c = 0; c < kN; ++c) {
             if (!active[c])

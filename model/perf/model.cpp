@@ -250,18 +250,34 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         bytes[std::size_t(fabric::FlowClass::Network)]
             = 2.0 * (nodeGroups - 1) / nodeGroups * grad / ringSize;
     ClassTimes took{};
+    double copyS = 0; // the input copies' own time, for the report
+    const auto inputClass = std::size_t(fabric::FlowClass::Input);
+    const auto storageClass = std::size_t(fabric::FlowClass::Storage);
     if (!platform.flows.resources.empty()) {
-        took = shareLinks(platform.flows, bytes);
+        // The gradient ring is a burst; the input copies and drive reads are prefetched through
+        // the step, so each asks only for its bytes over the step's compute time and leaves the
+        // rest of a shared link to the ring. Past what a link carries, they take longer.
+        ClassTimes demand{};
+        for (const std::size_t c : {inputClass, storageClass})
+            demand[c] = out.computeS > 0 ? bytes[c] / 1e9 / out.computeS : 0;
+        took = shareLinks(platform.flows, bytes, demand);
+        ClassTimes alone{};
+        alone[inputClass] = bytes[inputClass];
+        const double copyAlone = shareLinks(platform.flows, alone)[inputClass];
+        copyS = took[inputClass] <= out.computeS * (1 + 1e-9) ? copyAlone : took[inputClass];
     } else {
         // A platform without its flows (made by hand): each class alone at its own bandwidth.
         const auto ring = std::size_t(fabric::FlowClass::Ring);
         const auto input = std::size_t(fabric::FlowClass::Input);
         took[ring] = platform.ringGBps > 0 ? bytes[ring] / (platform.ringGBps * 1e9) : 0;
         took[input] = platform.h2dGBps > 0 ? bytes[input] / (platform.h2dGBps * 1e9) : 0;
+        copyS = took[input];
     }
     for (double &t : took)
         if (!std::isfinite(t))
             t = 0; // a class with no path: the fabric analysis reports it as a finding
+    if (!std::isfinite(copyS))
+        copyS = 0;
     double ringS = took[std::size_t(fabric::FlowClass::Ring)];
     if (ringSize > 1)
         ringS += 2.0 * (ringSize - 1) * platform.ringLatencyUs * 1e-6;
@@ -321,7 +337,6 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     else if (std::isfinite(platform.storageGBps) && platform.storageGBps > 0)
         readS = nodeSamples * w.inputBytesPerSample / (platform.storageGBps * 1e9);
     const double decodeS = load ? nodeSamples * load->decodeCoreSecondsPerSample / cores : 0;
-    const double copyS = took[std::size_t(fabric::FlowClass::Input)];
     out.inputS = std::max({readS, decodeS, copyS});
     const double busy = out.computeS + out.exposedCommS;
     out.stallS = std::max(0.0, out.inputS - busy);

@@ -51,11 +51,27 @@ void TestPredictions::showsModelNumbers()
     for (int c = 5; c <= 8; ++c)
         sum += t->item(0, c)->text().toDouble();
     QVERIFY(std::abs(sum - resnetA) <= 0.25);
+    // The 80 % interval brackets the prediction.
+    const QStringList interval = t->item(0, 10)->text().split(QLatin1Char('-'));
+    QCOMPARE(interval.size(), 2);
+    QVERIFY2(interval[0].toDouble() <= resnetA && resnetA <= interval[1].toDouble(),
+             qPrintable(t->item(0, 10)->text()));
+    // "% of peak" is a share of the dense peak, below what the GPU's GEMMs reach.
+    const double peak = t->item(0, 11)->text().toDouble();
+    QVERIFY2(peak > 1 && peak < 80, qPrintable(t->item(0, 11)->text()));
 
     // System C: one GPU on a Gen3 host: slower to train than A's four.
     view->selectSystem(2);
     QCOMPARE(t->rowCount(), 2);
     QVERIFY(t->item(0, 4)->text().toDouble() > resnetA);
+
+    // A benchmark the model is not calibrated on is flagged, with the reasons in the tooltip.
+    w.setBenchmarks({"mobilenet_v2"});
+    view->selectSystem(0);
+    QCOMPARE(t->rowCount(), 1);
+    QVERIFY2(t->item(0, 3)->text().toDouble() > 0, qPrintable(t->item(0, 3)->text()));
+    QVERIFY(t->item(0, 10)->text().endsWith(QLatin1String("/s"))); // no convergence table
+    w.setBenchmarks({"resnet50", "bert_large"});
 
     if (qEnvironmentVariableIsSet("CLAB_SCREENSHOT_DIR")) {
         view->selectSystem(0);

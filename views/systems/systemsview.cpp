@@ -67,6 +67,43 @@ public:
     }
 };
 
+QString intervalHelp()
+{
+    return QObject::tr("80 % of outcomes fall in this range: the spread of the model's errors on "
+                       "MLPerf results it was not fitted on, wider where it extrapolates (marked "
+                       "with *)");
+}
+
+// The time to train's 80 % interval, as "lo-hi".
+QTableWidgetItem *intervalItem(const perf::Prediction &p)
+{
+    auto *item = new QTableWidgetItem;
+    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (p.timeToTrainMin)
+        item->setText(QStringLiteral("%1-%2")
+                          .arg(p.intervalMin[0], 0, 'f', 1)
+                          .arg(p.intervalMin[1], 0, 'f', 1));
+    else
+        item->setText(QStringLiteral("%1-%2 /s")
+                          .arg(p.intervalThroughput[0], 0, 'f', 0)
+                          .arg(p.intervalThroughput[1], 0, 'f', 0));
+    return item;
+}
+
+// A prediction the model makes beyond what it was calibrated on: a star and the reasons.
+void markExtrapolation(QTableWidgetItem *item, const perf::Prediction &p)
+{
+    if (p.extrapolation.empty())
+        return;
+    item->setText(item->text() + QStringLiteral(" *"));
+    QStringList reasons;
+    for (const std::string &e : p.extrapolation)
+        reasons << QString::fromStdString(e);
+    item->setToolTip(QObject::tr("Extrapolation, so the interval is wider:\n")
+                     + reasons.join(QLatin1Char('\n')));
+}
+
 } // namespace
 
 SystemsView::SystemsView(QWidget *parent)
@@ -89,7 +126,7 @@ SystemsView::SystemsView(QWidget *parent)
         m_p2p->fontMetrics().horizontalAdvance(QStringLiteral("0000.0")) + 12);
     m_overview->setObjectName(QStringLiteral("overview"));
     m_overview->verticalHeader()->hide();
-    m_overview->setItemDelegateForColumn(4, new BreakdownDelegate(m_overview));
+    m_overview->setItemDelegateForColumn(5, new BreakdownDelegate(m_overview));
     m_overview->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -212,11 +249,13 @@ void SystemsView::showSystem(int row)
 void SystemsView::showOverview()
 {
     m_overview->clear();
-    const QStringList headers = {tr("System"), tr("Benchmark"), tr("Train (min)"), tr("Samples/s"),
-                                 tr("Compute | comm. | input | eval")};
+    const QStringList headers
+        = {tr("System"),        tr("Benchmark"), tr("Train (min)"),
+           tr("80 % interval"), tr("Samples/s"), tr("Compute | comm. | input | eval")};
     m_overview->setColumnCount(int(headers.size()));
     m_overview->setHorizontalHeaderLabels(headers);
-    m_overview->horizontalHeaderItem(4)->setToolTip(
+    m_overview->horizontalHeaderItem(3)->setToolTip(intervalHelp());
+    m_overview->horizontalHeaderItem(5)->setToolTip(
         tr("Time to train split into compute (blue), exposed communication (orange), input "
            "stalls (green) and evaluation (purple), on one scale for all rows."));
     int rows = 0;
@@ -238,10 +277,12 @@ void SystemsView::showOverview()
             QTableWidgetItem *ttt = number(p.timeToTrainMin.value_or(0));
             if (!p.timeToTrainMin)
                 ttt->setText(tr("n/a"));
+            markExtrapolation(ttt, p);
             m_overview->setItem(row, 2, ttt);
+            m_overview->setItem(row, 3, intervalItem(p));
             QTableWidgetItem *rate = number(p.throughput);
             rate->setText(QString::number(p.throughput, 'f', 0));
-            m_overview->setItem(row, 3, rate);
+            m_overview->setItem(row, 4, rate);
             QTableWidgetItem *bar = text({});
             if (p.timeToTrainMin) {
                 bar->setData(Qt::UserRole,
@@ -254,7 +295,7 @@ void SystemsView::showOverview()
                                     .arg(p.breakdownMin.input, 0, 'f', 1)
                                     .arg(p.breakdownMin.evaluation, 0, 'f', 1));
             }
-            m_overview->setItem(row, 4, bar);
+            m_overview->setItem(row, 5, bar);
             ++row;
         }
     }
@@ -267,10 +308,14 @@ void SystemsView::showPredictions(int row)
     m_predictions->clear();
     // Minutes for the time to train and its parts (they add up to it).
     const QStringList headers
-        = {tr("Benchmark"), tr("Batch"), tr("Step (ms)"), tr("Samples/s"), tr("Train (min)"),
-           tr("Compute"),   tr("Comm."), tr("Input"),     tr("Eval"),      tr("Memory/GPU")};
+        = {tr("Benchmark"),   tr("Batch"),      tr("Step (ms)"),     tr("Samples/s"),
+           tr("Train (min)"), tr("Compute"),    tr("Comm."),         tr("Input"),
+           tr("Eval"),        tr("Memory/GPU"), tr("80 % interval"), tr("% of peak")};
     m_predictions->setColumnCount(int(headers.size()));
     m_predictions->setHorizontalHeaderLabels(headers);
+    m_predictions->horizontalHeaderItem(10)->setToolTip(intervalHelp());
+    m_predictions->horizontalHeaderItem(11)->setToolTip(
+        tr("Model FLOPs per second over the dense peak of the precision, on every GPU"));
     if (row < 0 || row >= int(m_predictionRows.size())) {
         m_predictions->setRowCount(0);
         return;
@@ -288,11 +333,17 @@ void SystemsView::showPredictions(int row)
         QTableWidgetItem *bench = text(name.section(QStringLiteral(" ("), 0, 0));
         bench->setToolTip(name);
         m_predictions->setItem(i, 0, bench);
-        m_predictions->setItem(i, 1, fixedItem(p.globalBatch, 0));
+        QTableWidgetItem *batch = fixedItem(p.globalBatch, 0);
+        if (p.batchChosen)
+            batch->setToolTip(tr("Chosen: the batch of the convergence table that trains "
+                                 "fastest on this system"));
+        m_predictions->setItem(i, 1, batch);
         m_predictions->setItem(i, 2, fixedItem(p.stepS * 1e3, 1));
         m_predictions->setItem(i, 3, fixedItem(p.throughput, 0));
         if (p.timeToTrainMin) {
-            m_predictions->setItem(i, 4, fixedItem(*p.timeToTrainMin, 1));
+            QTableWidgetItem *ttt = fixedItem(*p.timeToTrainMin, 1);
+            markExtrapolation(ttt, p);
+            m_predictions->setItem(i, 4, ttt);
             m_predictions->setItem(i, 5, fixedItem(p.breakdownMin.compute, 1));
             m_predictions->setItem(i, 6, fixedItem(p.breakdownMin.communication, 1));
             m_predictions->setItem(i, 7, fixedItem(p.breakdownMin.input, 1));
@@ -309,6 +360,8 @@ void SystemsView::showPredictions(int row)
             notes << q(n);
         memory->setToolTip(notes.join(QLatin1Char('\n')));
         m_predictions->setItem(i, 9, memory);
+        m_predictions->setItem(i, 10, intervalItem(p));
+        m_predictions->setItem(i, 11, fixedItem(p.utilization * 100, 1));
     }
     m_predictions->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
