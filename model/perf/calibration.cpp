@@ -113,6 +113,7 @@ Calibration Calibration::fromJson(std::string_view text, const std::string &file
             params.memoryScale = factor(p, "memoryScale", params.memoryScale);
             params.overheadMs = factor(p, "overheadMs", params.overheadMs);
             params.evalOverheadS = factor(p, "evalOverheadS", params.evalOverheadS);
+            params.rows = p.integer("rows", 0, 0);
             p.finish();
             c.bench.emplace(it.key(), params);
         }
@@ -177,7 +178,8 @@ std::string Calibration::toJson() const
         b[id] = {{"gemmEfficiency", rounded(p.gemmEfficiency)},
                  {"memoryScale", rounded(p.memoryScale)},
                  {"overheadMs", rounded(p.overheadMs)},
-                 {"evalOverheadS", rounded(p.evalOverheadS)}};
+                 {"evalOverheadS", rounded(p.evalOverheadS)},
+                 {"rows", p.rows}};
     }
     j["bench"] = std::move(b);
     auto put = [&](const char *key, const Map &m) {
@@ -215,7 +217,7 @@ BenchParams Calibration::typical() const
         return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
     };
     return {median(&BenchParams::gemmEfficiency), median(&BenchParams::memoryScale),
-            median(&BenchParams::overheadMs), median(&BenchParams::evalOverheadS)};
+            median(&BenchParams::overheadMs), median(&BenchParams::evalOverheadS), 0};
 }
 
 bool Calibration::knowsSoftware(std::string_view stack) const

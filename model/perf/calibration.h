@@ -23,6 +23,7 @@ struct BenchParams
     double overheadMs = 1;
     // Fixed time per evaluation: the pass's set-up, gathering and scoring the result.
     double evalOverheadS = 1;
+    int rows = 0; // calibration rows behind these (0: not recorded)
 };
 
 // A prediction's uncertainty: quantiles of log(predicted / measured) on rows held out of the

@@ -129,11 +129,13 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
     };
     std::vector<std::vector<std::size_t>> depsOf(rows.size());
     std::map<std::string, int> stackRows;
+    std::map<std::string, int> benchRows;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Observation &o = *rows[i];
         const std::string &id = o.workload->calibrationKey();
         auto &deps = depsOf[i];
         cal.architectures.insert(o.platform.gpu->arch);
+        ++benchRows[id];
         deps.push_back(param(Kind::Efficiency, id, kRidgeEfficiency, 0.5, 0));
         if (options.physicsOnly)
             continue;
@@ -253,6 +255,8 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
             = std::max_element(stackRows.begin(), stackRows.end(),
                                [](const auto &a, const auto &b) { return a.second < b.second; })
                   ->first;
+    for (auto &[id, p] : cal.bench)
+        p.rows = benchRows[id];
     cal.rows = int(n);
     return cal;
 }

@@ -38,6 +38,9 @@ constexpr double kWidenBatch = 0.15;
 constexpr double kWidenEstimatedGpu = 0.10;
 constexpr double kWidenSoftware = 0.10;
 constexpr double kUncalibratedWorkload = 0.7; // e^0.7 = 2x either way
+// A benchmark fitted on fewer rows than this has no held-out spread of its own worth the name.
+constexpr int kFewRows = 8;
+constexpr double kWidenFewRows = 0.3;
 
 double memoryNeededGB(const workload::Workload &w, double microBatch, const Plan &plan, int gpus,
                       Precision p)
@@ -229,13 +232,15 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const int ringSize = std::min(perNode, out.dataParallel);
     const int nodeGroups = out.dataParallel / ringSize;
     const double grad = w.allreduceParameters / shards * elementBytes(out.precision);
-    const workload::Loader *load = workload::loader(w, request.loader);
-    if (!load) {
+    // "synthetic": samples made on the GPU (framework benchmark scripts), no input pipeline.
+    const bool synthetic = request.loader == "synthetic";
+    const workload::Loader *load = synthetic ? nullptr : workload::loader(w, request.loader);
+    if (!load && !synthetic) {
         out.notes.push_back("no loader \"" + request.loader + "\" for " + w.name
                             + ": using its default");
         load = workload::loader(w);
     }
-    out.loader = load ? load->name : std::string();
+    out.loader = synthetic ? request.loader : load ? load->name : std::string();
     const double nodeSamples = out.localBatch * perNode;
     ClassTimes bytes{};
     bytes[std::size_t(fabric::FlowClass::Ring)]
@@ -250,7 +255,8 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         bytes[std::size_t(fabric::FlowClass::Network)]
             = 2.0 * (nodeGroups - 1) / nodeGroups * grad / ringSize;
     ClassTimes took{};
-    double copyS = 0; // the input copies' own time, for the report
+    double copyS = 0;   // the input copies' own time, for the report
+    double drivesS = 0; // the drive reads' own time
     const auto inputClass = std::size_t(fabric::FlowClass::Input);
     const auto storageClass = std::size_t(fabric::FlowClass::Storage);
     if (!platform.flows.resources.empty()) {
@@ -261,10 +267,17 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         for (const std::size_t c : {inputClass, storageClass})
             demand[c] = out.computeS > 0 ? bytes[c] / 1e9 / out.computeS : 0;
         took = shareLinks(platform.flows, bytes, demand);
-        ClassTimes alone{};
-        alone[inputClass] = bytes[inputClass];
-        const double copyAlone = shareLinks(platform.flows, alone)[inputClass];
-        copyS = took[inputClass] <= out.computeS * (1 + 1e-9) ? copyAlone : took[inputClass];
+        // A stage that got what it asked for takes its own time, as if the ring were not there
+        // (it spreads its bytes over the step); one that did not takes what the links gave it.
+        ClassTimes stages{};
+        stages[inputClass] = bytes[inputClass];
+        stages[storageClass] = bytes[storageClass];
+        const ClassTimes alone = shareLinks(platform.flows, stages);
+        auto stage = [&](std::size_t c) {
+            return took[c] <= out.computeS * (1 + 1e-9) ? alone[c] : took[c];
+        };
+        copyS = stage(inputClass);
+        drivesS = stage(storageClass);
     } else {
         // A platform without its flows (made by hand): each class alone at its own bandwidth.
         const auto ring = std::size_t(fabric::FlowClass::Ring);
@@ -278,6 +291,8 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
             t = 0; // a class with no path: the fabric analysis reports it as a finding
     if (!std::isfinite(copyS))
         copyS = 0;
+    if (!std::isfinite(drivesS))
+        drivesS = 0;
     double ringS = took[std::size_t(fabric::FlowClass::Ring)];
     if (ringSize > 1)
         ringS += 2.0 * (ringSize - 1) * platform.ringLatencyUs * 1e-6;
@@ -333,7 +348,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         out.notes.push_back("host cores unknown: assumed " + std::to_string(kDefaultHostCores));
     double readS = 0;
     if (platform.flows.count[std::size_t(fabric::FlowClass::Storage)] > 0)
-        readS = took[std::size_t(fabric::FlowClass::Storage)];
+        readS = drivesS;
     else if (std::isfinite(platform.storageGBps) && platform.storageGBps > 0)
         readS = nodeSamples * w.inputBytesPerSample / (platform.storageGBps * 1e9);
     const double decodeS = load ? nodeSamples * load->decodeCoreSecondsPerSample / cores : 0;

@@ -179,6 +179,10 @@ const workload::Workload *throughputWorkload(const std::string &model)
         return lib.find("bert_large_seq512"); // DLE pads to 512 tokens; MLPerf does not
     if (m.rfind("mask r-cnn", 0) == 0)
         return lib.find("maskrcnn");
+    if (m.rfind("mobilenetv2", 0) == 0)
+        return lib.find("mobilenet_v2");
+    if (m.rfind("yolov5s", 0) == 0)
+        return lib.find("yolov5s");
     return nullptr;
 }
 
@@ -206,6 +210,11 @@ void addThroughputRows(const CsvTable &t, ObservationSet &into)
         // The software stack: who ran it, with which framework and container ("dle-pytorch-21.11",
         // "lambda-pytorch-22.10"); frameworks of one table differ by 3x on the same GPU.
         o.round = (dle ? "dle-" : "lambda-") + frameworkKey(o.submitter);
+        // A table may name its stack and how the samples reached the GPU ("synthetic": made on
+        // the GPU, as framework benchmark scripts do).
+        if (!t.field(i, "software").empty())
+            o.round = t.field(i, "software");
+        o.loader = t.field(i, "loader");
         o.group = o.round + "/" + o.system;
         const std::string label = o.benchmark + " on " + t.field(i, "gpu_count") + "x "
                                   + t.field(i, "gpu") + " " + t.field(i, "precision");
@@ -265,8 +274,12 @@ void addCsv(const CsvTable &t, ObservationSet &into)
 std::optional<double> predictObservation(const Observation &o, const Calibration &calibration,
                                          bool recordedSamples)
 {
-    const Prediction p = predict(o.platform, *o.workload, o.globalBatch, o.precision, calibration,
-                                 softwareKey(o.round));
+    Request request;
+    request.globalBatch = o.globalBatch;
+    request.precision = o.precision;
+    request.software = softwareKey(o.round);
+    request.loader = o.loader;
+    const Prediction p = predict(o.platform, *o.workload, request, calibration);
     if (o.kind == Observation::Kind::Throughput)
         return p.throughput > 0 ? std::optional(p.throughput) : std::nullopt;
     if (recordedSamples && o.trainedSamples && p.stepS > 0) {

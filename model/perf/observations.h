@@ -28,6 +28,7 @@ struct Observation
     // when the table records them. Fitting uses them; validation predicts from the convergence
     // table, as a user's prediction would.
     std::optional<double> trainedSamples;
+    std::string loader; // throughput rows: "synthetic" for data made on the GPU; "" the default
 };
 
 struct Skipped
