@@ -12,18 +12,20 @@ std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Desi
 {
     const catalog::Catalog &cat = catalog::Catalog::builtin();
     const design::DesignIndex index(design);
+    std::vector<const workload::Workload *> workloads;
+    for (const std::string &id : ids)
+        if (const workload::Workload *w = workload::Library::builtin().find(id))
+            workloads.push_back(w);
     std::vector<std::vector<SystemPrediction>> out;
     for (std::size_t i = 0; i < analysis.systems.size(); ++i) {
         std::vector<SystemPrediction> rows;
-        for (const std::string &id : ids) {
-            const workload::Workload *w = workload::Library::builtin().find(id);
-            if (analysis.systems[i].gpus.empty() || !w)
-                continue;
+        if (!analysis.systems[i].gpus.empty()) {
             // The same service `composelab predict` calls, with its defaults: the batch that
             // trains fastest, the benchmark's precision, the newest calibrated software.
-            perf::Prediction p = perf::predictSystem(index, analysis, i, *w, perf::Request{},
-                                                     perf::Calibration::builtin(), cat);
-            rows.push_back({w, p.precision, std::move(p)});
+            std::vector<perf::Prediction> p = perf::predictSystem(
+                index, analysis, i, workloads, perf::Request{}, perf::Calibration::builtin(), cat);
+            for (std::size_t k = 0; k < p.size(); ++k)
+                rows.push_back({workloads[k], p[k].precision, std::move(p[k])});
         }
         out.push_back(std::move(rows));
     }

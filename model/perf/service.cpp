@@ -20,11 +20,25 @@ Prediction predictSystem(const design::DesignIndex &index, const fabric::Analysi
                          const Calibration &calibration, const catalog::Catalog &catalog,
                          const ScaleOut &scale)
 {
+    return predictSystem(index, analysis, system, {&w}, request, calibration, catalog, scale)
+        .front();
+}
+
+std::vector<Prediction> predictSystem(const design::DesignIndex &index,
+                                      const fabric::Analysis &analysis, std::size_t system,
+                                      const std::vector<const workload::Workload *> &workloads,
+                                      const Request &request, const Calibration &calibration,
+                                      const catalog::Catalog &catalog, const ScaleOut &scale)
+{
     Platform platform = platformOf(index, analysis, system, catalog);
     platform.nodes = std::max(1, scale.nodes);
     if (scale.network)
         platform.cluster = scale.network;
-    return finish(predict(platform, w, request, calibration), platform);
+    std::vector<Prediction> out;
+    out.reserve(workloads.size());
+    for (const workload::Workload *w : workloads)
+        out.push_back(finish(predict(platform, *w, request, calibration), platform));
+    return out;
 }
 
 std::optional<ClusterPrediction>

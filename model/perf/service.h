@@ -26,6 +26,12 @@ Prediction predictSystem(const design::DesignIndex &index, const fabric::Analysi
                          std::size_t system, const workload::Workload &w, const Request &request,
                          const Calibration &calibration, const catalog::Catalog &catalog,
                          const ScaleOut &scale = {});
+// The same for several benchmarks of one system (the platform is built once).
+std::vector<Prediction> predictSystem(const design::DesignIndex &index,
+                                      const fabric::Analysis &analysis, std::size_t system,
+                                      const std::vector<const workload::Workload *> &workloads,
+                                      const Request &request, const Calibration &calibration,
+                                      const catalog::Catalog &catalog, const ScaleOut &scale = {});
 
 // The design's own cluster (design::Cluster), predicted at the default global batch of all its
 // GPUs; nullopt when the design has none. Throws InputError as clusterPlatformOf does.
