@@ -282,6 +282,23 @@ std::map<std::string, ErrorStats> summarize(const std::vector<RowResult> &result
     return out;
 }
 
+std::map<std::string, ErrorStats> summarizeByArchitecture(const std::vector<RowResult> &results)
+{
+    std::map<std::string, std::vector<double>> errors;
+    for (const RowResult &r : results) {
+        if (!r.predicted)
+            continue;
+        const double e = std::abs(*r.predicted - r.row->measured) / r.row->measured;
+        const std::string &arch = r.row->platform.gpu->arch;
+        errors[r.row->kind == Observation::Kind::Throughput ? "throughput/" + arch : arch]
+            .push_back(e);
+    }
+    std::map<std::string, ErrorStats> out;
+    for (auto &[name, list] : errors)
+        out[name] = {int(list.size()), quantile(list, 0.5), quantile(list, 0.9)};
+    return out;
+}
+
 std::optional<GroupOut> parseGroupOut(std::string_view text)
 {
     if (text == "system")

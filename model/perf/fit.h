@@ -39,6 +39,9 @@ struct RowResult
 // Errors per benchmark (minutes rows) and overall ("all"); throughput rows under "throughput"
 // and "throughput/<benchmark>".
 std::map<std::string, ErrorStats> summarize(const std::vector<RowResult> &results);
+// Minutes rows by the architecture of their GPU ("Ampere", ...), and throughput rows under
+// "throughput/<architecture>".
+std::map<std::string, ErrorStats> summarizeByArchitecture(const std::vector<RowResult> &results);
 
 // What a held-out fit leaves out together.
 enum class GroupOut {

@@ -177,6 +177,7 @@ OrderedJson validationToJson(const ObservationSet &set, const std::vector<RowRes
             ++reasons[noPredictionReason(*r.row)];
     }
     j["summary"] = {{"errors", statsToJson(summarize(results))},
+                    {"errors_by_architecture", statsToJson(summarizeByArchitecture(results))},
                     {"predicted", predicted},
                     {"skipped", set.skipped.size() + results.size() - predicted},
                     {"skip_reasons", reasons}};
@@ -195,6 +196,10 @@ std::string validationToText(const ObservationSet &set, const std::vector<RowRes
     }
     out << "\nAbsolute error by benchmark (median, 90th percentile):\n";
     for (const auto &[name, s] : summarize(results))
+        out << "  " << name << ": " << s.rows << " rows, median " << fixed(s.median * 100, 1)
+            << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
+    out << "By GPU architecture:\n";
+    for (const auto &[name, s] : summarizeByArchitecture(results))
         out << "  " << name << ": " << s.rows << " rows, median " << fixed(s.median * 100, 1)
             << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
     std::map<std::string, int> reasons;
