@@ -39,6 +39,7 @@ void Document::load(const QString &path)
 void Document::loadText(std::string_view text, const QString &displayName)
 {
     design::Design loaded = design::readDesign(text, displayName.toStdString());
+    design::registerParts(loaded, displayName.toStdString());
     m_design = std::move(loaded);
     m_filePath.clear();
     m_displayName = displayName;
@@ -51,6 +52,7 @@ void Document::loadRecovered(std::string_view text, const QString &origin,
                              const QString &displayName)
 {
     design::Design loaded = design::readDesign(text, displayName.toStdString());
+    design::registerParts(loaded, displayName.toStdString());
     m_design = std::move(loaded);
     m_filePath = origin;
     m_displayName = displayName;
@@ -62,7 +64,8 @@ void Document::loadRecovered(std::string_view text, const QString &origin,
 
 void Document::save(const QString &path)
 {
-    design::saveDesign(m_design, path.toStdString());
+    // The file carries the definitions of the user parts it uses, so it opens anywhere.
+    design::saveDesign(design::withUserParts(m_design), path.toStdString());
     m_filePath = path;
     m_undoStack.setClean();
     Q_EMIT fileChanged();

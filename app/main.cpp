@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 #include "mainwindow.h"
+#include "catalog/catalog.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -22,7 +23,12 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("ComposeLab"));
     QApplication::setApplicationVersion(QStringLiteral(COMPOSELAB_VERSION));
 
+    // The user's own parts (Duplicate and Edit... writes them there).
+    const std::vector<std::string> problems
+        = clab::catalog::Catalog::addUserFolder(clab::catalog::Catalog::userFolder());
     clab::MainWindow window;
+    for (const std::string &p : problems)
+        std::cerr << "composelab: skipped a user part file: " << p << "\n";
     const QStringList args = QApplication::arguments();
     if (args.size() > 1 && !args.at(1).startsWith(QLatin1Char('-')))
         window.openFile(args.at(1));

@@ -15,6 +15,7 @@
 #include "views/experiments/experimentsview.h"
 #include "views/findings/findingspanel.h"
 #include "views/inspector/inspectorwidget.h"
+#include "views/palette/partdialog.h"
 #include "views/palette/palettewidget.h"
 #include "views/systems/systemsview.h"
 
@@ -57,10 +58,10 @@ QDockWidget *dock(QMainWindow *window, const QString &title, const char *name, Q
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_benchmarks(kDefaultBenchmarks)
-    , m_scene(new views::CanvasScene(catalog::Catalog::builtin(), this))
+    , m_scene(new views::CanvasScene(this))
     , m_canvas(new views::CanvasView(m_scene))
-    , m_palette(new views::PaletteWidget(catalog::Catalog::builtin()))
-    , m_inspector(new views::InspectorWidget(catalog::Catalog::builtin()))
+    , m_palette(new views::PaletteWidget)
+    , m_inspector(new views::InspectorWidget)
     , m_findings(new views::FindingsPanel)
     , m_view(new views::SystemsView)
     , m_import(new ImportRunner(this))
@@ -106,6 +107,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_controller, &CanvasController::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 8000); });
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &MainWindow::followSelection);
+    connect(m_palette, &views::PaletteWidget::duplicateRequested, this, &MainWindow::duplicatePart);
     connect(&m_document, &Document::changed, this, &MainWindow::refresh);
     connect(&m_document, &Document::fileChanged, this, &MainWindow::updateTitle);
     QSettings settings;
@@ -176,6 +178,40 @@ void MainWindow::refresh()
         m_cluster->showDesignCluster(design, m_analysis); // only when it changed: it rebuilds
     m_shownCluster = design.cluster;
     Q_EMIT analysisUpdated();
+}
+
+void MainWindow::duplicatePart(const QString &id)
+{
+    const catalog::Catalog &catalog = catalog::Catalog::builtin();
+    const std::string section = catalog.sectionOf(id.toStdString());
+    if (section.empty() || section == "routing")
+        return;
+    views::PartDialog dialog(section, catalog.entryJson(id.toStdString()), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const std::string entry = dialog.entry();
+    addUserPart(nlohmann::json::parse(entry).value("id", std::string()), dialog.file());
+}
+
+bool MainWindow::addUserPart(const std::string &id, const std::string &fileText)
+{
+    const std::string folder = catalog::Catalog::userFolder();
+    const std::string path = folder + "/" + id + ".json";
+    try {
+        catalog::Catalog::checkUserParts(fileText, path);
+        QDir().mkpath(QString::fromStdString(folder));
+        writeFileAtomically(path, fileText);
+        catalog::Catalog::addUserParts(fileText, path);
+    } catch (const std::exception &e) {
+        showError(tr("Cannot add the part"), QString::fromStdString(e.what()));
+        return false;
+    }
+    m_palette->reload();
+    refresh(); // the model combo boxes and the canvas read the catalog as it is now
+    statusBar()->showMessage(tr("Added %1 to My Parts (%2)")
+                                 .arg(QString::fromStdString(id), QString::fromStdString(path)),
+                             8000);
+    return true;
 }
 
 void MainWindow::followSelection()

@@ -76,6 +76,11 @@ public:
     std::vector<std::string> benchmarks() const;
     void setBenchmarks(const std::vector<std::string> &ids);
     bool exportCanvas(const QString &path, int dpi);
+    // "Duplicate and Edit…" of a palette part: the form, then the new part under My Parts.
+    void duplicatePart(const QString &id);
+    // Writes a user part file (one part) into the user's catalog folder and adds it to the
+    // catalog; false, with the error shown, when it cannot.
+    bool addUserPart(const std::string &id, const std::string &fileText);
 
 Q_SIGNALS:
     void analysisUpdated();

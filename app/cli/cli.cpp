@@ -9,9 +9,12 @@
 #include "cli/topocommand.h"
 #include "cli/upgradecommand.h"
 
+#include "catalog/catalog.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstring>
+#include <filesystem>
 #include <ostream>
 #include <set>
 #include <string>
@@ -127,6 +130,14 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     ExampleOptions exampleOptions;
     addExampleSubcommand(app, exampleOptions);
 
+    // --catalog DIR: user parts from another folder, for the commands that read designs.
+    std::string catalogDir;
+    for (CLI::App *sub : {analyzeCmd, predictCmd, validateCmd})
+        sub->add_option("--catalog", catalogDir,
+                        "Also read the user parts (catalog JSON files) of this folder");
+    app.get_subcommand("render")->add_option(
+        "--catalog", catalogDir, "Also read the user parts (catalog JSON files) of this folder");
+
     std::vector<std::string> args;
     for (int i = argc - 1; i > 0; --i)
         args.emplace_back(argv[i]);
@@ -145,6 +156,21 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     }
     if (!execute)
         return 0;
+    // The user's own parts (~/.local/share/ComposeLab/catalog), then --catalog's.
+    for (const std::string &problem :
+         catalog::Catalog::addUserFolder(catalog::Catalog::userFolder()))
+        err << "composelab: skipped a user part file: " << problem << "\n";
+    if (!catalogDir.empty()) {
+        if (!std::filesystem::is_directory(catalogDir)) {
+            err << "composelab: --catalog: " << catalogDir << " is not a folder\n";
+            return 2;
+        }
+        const std::vector<std::string> problems = catalog::Catalog::addUserFolder(catalogDir);
+        for (const std::string &problem : problems)
+            err << "composelab: --catalog: " << problem << "\n";
+        if (!problems.empty())
+            return 1;
+    }
     if (analyzeCmd->parsed())
         return analyzeCommand(analyze, out, err);
     if (benchCmd->parsed())

@@ -54,7 +54,6 @@ std::string contentHash(const std::string &text)
 
 int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err)
 {
-    const catalog::Catalog &cat = catalog::Catalog::builtin();
     design::Design design;
     try {
         design = design::loadDesign(o.file);
@@ -62,6 +61,8 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
         err << "composelab predict: " << e.what() << "\n";
         return 1;
     }
+    // After loading: the design may have added its own parts to the catalog.
+    const catalog::Catalog &cat = catalog::Catalog::builtin();
     const workload::Workload *w = workload::Library::builtin().find(o.benchmark);
     if (!w) {
         err << "composelab predict: unknown benchmark \"" << o.benchmark << "\"; known:";

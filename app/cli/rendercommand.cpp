@@ -50,7 +50,7 @@ int renderCommand(const RenderOptions &options, std::ostream &out, std::ostream 
         app = std::make_unique<QApplication>(argc, argv);
     }
     const catalog::Catalog &catalog = catalog::Catalog::builtin();
-    views::CanvasScene scene(catalog);
+    views::CanvasScene scene;
     scene.setDesign(design, design::checkDesign(design, catalog));
     QString error;
     if (!views::exportScene(&scene, QString::fromStdString(options.out), options.dpi, &error)) {

@@ -1,10 +1,18 @@
 #include "catalog/catalog.h"
 
 #include "util/embedded.h"
+#include "util/fileio.h"
 #include "util/inputerror.h"
+#include "util/jsonreader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <set>
 
 namespace clab::catalog {
 
@@ -81,11 +89,30 @@ const char *linkFamilyName(LinkFamily family)
     return "?";
 }
 
+namespace {
+
+// Every catalog with user parts the program has published, the newest last: never freed, so that
+// a reference handed out once stays valid (user parts are added a handful of times in a session).
+struct Published
+{
+    std::mutex writing;
+    std::vector<std::unique_ptr<const Catalog>> all;
+    std::atomic<const Catalog *> current{nullptr};
+};
+
+Published &published()
+{
+    static Published p;
+    return p;
+}
+
+} // namespace
+
 const Catalog &Catalog::builtin()
 {
     // Built once; the embedded files are part of the program, so an error here is a bug in
     // resources/catalog that the catalog tests catch before anyone ships it.
-    static const Catalog catalog = [] {
+    static const Catalog compiled = [] {
         Catalog c;
         for (const EmbeddedFile &f : embeddedFiles()) {
             if (f.path.starts_with("resources/catalog/"))
@@ -94,7 +121,174 @@ const Catalog &Catalog::builtin()
         c.checkReferences();
         return c;
     }();
-    return catalog;
+    const Catalog *current = published().current.load(std::memory_order_acquire);
+    return current ? *current : compiled;
+}
+
+void Catalog::addUserParts(std::string_view text, const std::string &fileName)
+{
+    Published &p = published();
+    const std::lock_guard lock(p.writing);
+    std::unique_ptr<Catalog> next = withUserParts(text, fileName);
+    if (!next)
+        return;
+    p.all.push_back(std::move(next));
+    p.current.store(p.all.back().get(), std::memory_order_release);
+}
+
+void Catalog::checkUserParts(std::string_view text, const std::string &fileName)
+{
+    withUserParts(text, fileName);
+}
+
+std::unique_ptr<Catalog> Catalog::withUserParts(std::string_view text, const std::string &fileName)
+{
+    const Json root = parseJson(text, fileName);
+    if (!root.is_object())
+        throw InputError(fileName, "at /", "expected an object of catalog sections");
+    const Catalog &now = builtin();
+    // Parts the catalog has already, defined the same way, are skipped (a design that embeds the
+    // user's own parts); defined otherwise, refused.
+    Json added = Json::object();
+    std::vector<std::string> ids;
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        if (!it.value().is_array())
+            throw InputError(fileName, "at " + childPointer("", it.key()),
+                             std::string("expected an array, found ") + jsonTypeName(it.value()));
+        Json kept = Json::array();
+        for (std::size_t i = 0; i < it.value().size(); ++i) {
+            const Json &entry = it.value()[i];
+            const Json *id = entry.is_object() && entry.contains("id") ? &entry.at("id") : nullptr;
+            if (id && id->is_string() && now.kindOf(id->get<std::string>())) {
+                const std::string existing = now.entryJson(id->get<std::string>());
+                if (!existing.empty() && Json::parse(existing) == entry)
+                    continue;
+                throw InputError(fileName,
+                                 "at " + childPointer(childPointer("", it.key()), i) + "/id",
+                                 "\"" + id->get<std::string>()
+                                     + "\" is already a part of the catalog, defined otherwise; "
+                                       "give this one another id");
+            }
+            if (id && id->is_string())
+                ids.push_back(id->get<std::string>());
+            kept.push_back(entry);
+        }
+        if (!kept.empty())
+            added[it.key()] = std::move(kept);
+    }
+    if (added.empty())
+        return nullptr;
+    auto next = std::make_unique<Catalog>(now);
+    next->addFile(added.dump(), fileName);
+    next->checkReferences();
+    for (const std::string &id : ids)
+        next->markUser(id);
+    return next;
+}
+
+std::vector<std::string> Catalog::addUserFolder(const std::string &folder)
+{
+    std::vector<std::string> problems;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec))
+        return problems;
+    std::vector<std::filesystem::path> files;
+    for (const auto &e : std::filesystem::directory_iterator(folder, ec))
+        if (e.path().extension() == ".json")
+            files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto &f : files) {
+        try {
+            addUserParts(readTextFile(f.string()), f.string());
+        } catch (const std::exception &e) {
+            problems.push_back(e.what());
+        }
+    }
+    return problems;
+}
+
+std::string Catalog::userFolder()
+{
+    const char *xdg = std::getenv("XDG_DATA_HOME");
+    std::string base;
+    if (xdg && *xdg) {
+        base = xdg;
+    } else {
+        const char *home = std::getenv("HOME");
+        base = std::string(home ? home : ".") + "/.local/share";
+    }
+    return base + "/ComposeLab/catalog";
+}
+
+void Catalog::markUser(const std::string &id)
+{
+    const auto kind = kindOf(id);
+    if (!kind)
+        return;
+    auto mark = [&](auto &map) {
+        if (auto it = map.find(id); it != map.end())
+            it->second.user = true;
+    };
+    switch (*kind) {
+    case Kind::Gpu:
+        mark(m_gpus);
+        break;
+    case Kind::Host:
+        mark(m_hosts);
+        break;
+    case Kind::Nvme:
+        mark(m_nvme);
+        break;
+    case Kind::Nic:
+        mark(m_nics);
+        break;
+    case Kind::PcieSwitch:
+        mark(m_pcieSwitches);
+        break;
+    case Kind::Chassis:
+        mark(m_chassis);
+        break;
+    case Kind::NetworkSwitch:
+        mark(m_networkSwitches);
+        break;
+    case Kind::NvSwitch:
+        mark(m_nvSwitches);
+        break;
+    case Kind::NvlinkBridge:
+        mark(m_nvlinkBridges);
+        break;
+    case Kind::Link:
+        mark(m_links);
+        break;
+    case Kind::Routing:
+        break;
+    }
+}
+
+std::string Catalog::entryJson(std::string_view id) const
+{
+    const auto it = m_raw.find(id);
+    return it == m_raw.end() ? std::string() : it->second.second;
+}
+
+std::string Catalog::sectionOf(std::string_view id) const
+{
+    const auto it = m_raw.find(id);
+    return it == m_raw.end() ? std::string() : it->second.first;
+}
+
+std::string Catalog::userPartsJson(const std::vector<std::string> &ids) const
+{
+    Json out = Json::object();
+    std::set<std::string> seen;
+    for (const std::string &id : ids) {
+        const Entry *e = entry(id);
+        if (!e || !e->user || !seen.insert(id).second)
+            continue;
+        const auto &[section, text] = m_raw.at(id);
+        out[section].push_back(Json::parse(text));
+    }
+    return out.empty() ? std::string() : out.dump();
 }
 
 void Catalog::checkReferences() const

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,9 @@ struct Entry
     std::string source;
     std::string notes;
     std::vector<std::string> aliases;
+    // A part the user defined (their catalog folder, --catalog, or embedded in a design): its
+    // figures are theirs, not measured, and predictions on it say so.
+    bool user = false;
 };
 
 struct PcieSpec
@@ -172,8 +176,23 @@ const char *linkFamilyName(LinkFamily family);
 class Catalog
 {
 public:
-    // The catalog compiled into the program from resources/catalog/.
+    // The program's catalog: the parts compiled in from resources/catalog/, and the user's
+    // parts added since (addUserParts). A reference stays valid for the life of the program:
+    // adding parts publishes a new catalog and keeps the old ones, so a thread that holds one
+    // reads a catalog nobody changes under it.
     static const Catalog &builtin();
+    // Adds user parts (a file of catalog sections) to the program's catalog. A part already there
+    // with the same definition is skipped; with another definition, or a bad file, it throws
+    // InputError naming the file and place, and the catalog stays as it was.
+    static void addUserParts(std::string_view text, const std::string &fileName);
+    // Checks what addUserParts would check, and adds nothing: for a form that must refuse a bad
+    // part before it writes the file.
+    static void checkUserParts(std::string_view text, const std::string &fileName);
+    // Every *.json of a folder, as addUserParts; a folder that does not exist adds nothing.
+    // Returns the files it could not add, each with its reason, and adds the others.
+    static std::vector<std::string> addUserFolder(const std::string &folder);
+    // ~/.local/share/ComposeLab/catalog ($XDG_DATA_HOME respected).
+    static std::string userFolder();
 
     // Adds the sections of one catalog file; throws InputError naming the file and JSON pointer.
     void addFile(std::string_view text, const std::string &fileName);
@@ -206,6 +225,13 @@ public:
     std::vector<std::string> suggest(std::string_view id, const std::vector<Kind> &kinds,
                                      std::size_t count = 3) const;
     std::vector<const Entry *> entries(Kind kind) const;
+    // An entry as its file wrote it (JSON text), and the section it belongs in ("gpus"); empty
+    // for an unknown id.
+    std::string entryJson(std::string_view id) const;
+    std::string sectionOf(std::string_view id) const;
+    // The catalog sections holding the user parts among `ids`: what a design embeds so that it
+    // opens on a machine without them. "" when none is a user part.
+    std::string userPartsJson(const std::vector<std::string> &ids) const;
 
     const std::map<std::string, Gpu, std::less<>> &gpus() const { return m_gpus; }
     const std::map<std::string, Host, std::less<>> &hosts() const { return m_hosts; }
@@ -231,6 +257,13 @@ private:
     std::map<std::string, LinkKind, std::less<>> m_links;
     std::map<std::string, Kind, std::less<>> m_kinds;
     std::map<std::string, std::string, std::less<>> m_files; // id -> file it came from
+    // id -> (section, JSON text of the entry)
+    std::map<std::string, std::pair<std::string, std::string>, std::less<>> m_raw;
+    void markUser(const std::string &id);
+    // The program's catalog with user parts added, checked but not published; nullptr when all
+    // of them are there already.
+    static std::unique_ptr<Catalog> withUserParts(std::string_view text,
+                                                  const std::string &fileName);
     Routing m_routing;
     bool m_hasRouting = false;
 };

@@ -335,6 +335,8 @@ void Catalog::addFile(std::string_view text, const std::string &fileName)
                                  + "\" (expected gpus, hosts, nvme, nics, pcieSwitches, chassis, "
                                    "networkSwitches, nvswitches, nvlinkBridges, links or routing)");
         }
+        for (const Json &entry : v)
+            m_raw[entry.at("id").get<std::string>()] = {key, entry.dump()};
     }
 }
 

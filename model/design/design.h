@@ -105,6 +105,9 @@ struct Design
     std::vector<System> systems;
     std::optional<Cluster> cluster;
     std::map<std::string, Position> layout; // canvas positions by item id; no meaning for analysis
+    // Definitions of the user-defined parts the design uses (catalog sections, canonical JSON
+    // text), so that the file opens on a machine without them; "" when it uses none.
+    std::string parts;
 
     const Host *host(std::string_view id) const;
     const Chassis *findChassis(std::string_view id) const;
@@ -124,7 +127,13 @@ Endpoint splitEndpoint(std::string_view endpoint);
 // Reads a design; throws InputError naming the file, the line or JSON pointer, and what was
 // expected. Files of a newer formatVersion are refused; older ones are upgraded.
 Design readDesign(std::string_view text, const std::string &fileName);
+// Reads a file, and adds the user parts it embeds to the program's catalog (registerParts).
 Design loadDesign(const std::string &path);
+// Adds the parts a design embeds to the program's catalog; throws InputError (naming `fileName`)
+// when they cannot be added, e.g. an id the catalog defines otherwise.
+void registerParts(const Design &design, const std::string &fileName);
+// The design with `parts` holding the definitions of every user part it uses (and no others).
+Design withUserParts(Design design);
 
 // Empty when a design file could hold the design, so that it opens again once saved: at most
 // limits::kMaxDesignItems entries in each array (hosts, ..., systems, a system's devices, layout

@@ -1,6 +1,8 @@
 // Reading and writing .clab design files (format: docs/design-format.md).
 #include "design/design.h"
 
+#include "catalog/catalog.h"
+
 #include "util/fileio.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
@@ -218,13 +220,46 @@ Design readDesign(std::string_view text, const std::string &fileName)
     checkPeerPairs(d.systems, root);
     d.cluster = readCluster(root);
     d.layout = readLayout(root);
+    if (const Json *parts = root.optionalObject("parts")) {
+        // Checked as catalog sections when the design registers them; here only the shape.
+        for (auto it = parts->begin(); it != parts->end(); ++it)
+            if (!it.value().is_array())
+                root.fail("parts", "expected catalog sections (\"gpus\": [...], ...)");
+        if (!parts->empty())
+            d.parts = parts->dump();
+    }
     root.finish();
     return d;
 }
 
 Design loadDesign(const std::string &path)
 {
-    return readDesign(readTextFile(path, limits::kMaxDesignFileBytes, "a design file"), path);
+    Design d = readDesign(readTextFile(path, limits::kMaxDesignFileBytes, "a design file"), path);
+    registerParts(d, path);
+    return d;
+}
+
+void registerParts(const Design &design, const std::string &fileName)
+{
+    if (!design.parts.empty())
+        catalog::Catalog::addUserParts(design.parts, fileName + " (its parts)");
+}
+
+Design withUserParts(Design design)
+{
+    std::vector<std::string> ids;
+    for (const Host &h : design.hosts)
+        ids.push_back(h.model);
+    for (const Chassis &c : design.chassis)
+        ids.push_back(c.model);
+    for (const Switch &s : design.switches)
+        ids.push_back(s.model);
+    for (const Device &dev : design.devices)
+        ids.push_back(dev.model);
+    for (const Link &l : design.links)
+        ids.push_back(l.kind);
+    design.parts = catalog::Catalog::builtin().userPartsJson(ids);
+    return design;
 }
 
 namespace {
@@ -296,6 +331,8 @@ std::string writeDesign(const Design &d)
             positions[id] = OrderedJson{{"x", p.x}, {"y", p.y}};
         j["layout"]["positions"] = std::move(positions);
     }
+    if (!d.parts.empty())
+        j["parts"] = OrderedJson::parse(d.parts);
     return j.dump(2) + "\n";
 }
 

@@ -179,6 +179,11 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const GpuRates rates = gpuRates(gpu, out.precision, catalog);
     if (!rates.note.empty())
         out.notes.push_back(rates.note);
+    if (gpu.user) {
+        out.extrapolation.push_back(gpu.name + " is a user-defined part: its figures are the "
+                                               "user's, not measurements");
+        widen.add(kWidenEstimatedGpu);
+    }
     if (rates.estimated) {
         out.extrapolation.push_back(gpu.name
                                     + " has no measured GEMM or memory rate here: "

@@ -17,6 +17,16 @@ namespace clab::views {
 
 namespace {
 
+// The program's catalog as it is now: user parts added since the view was made included.
+const catalog::Catalog &catalogNow()
+{
+    return catalog::Catalog::builtin();
+}
+
+} // namespace
+
+namespace {
+
 QString text(const std::string &s)
 {
     return QString::fromStdString(s);
@@ -94,9 +104,8 @@ double snapped(double v, bool snap)
 
 } // namespace
 
-CanvasScene::CanvasScene(const catalog::Catalog &catalog, QObject *parent)
+CanvasScene::CanvasScene(QObject *parent)
     : QGraphicsScene(parent)
-    , m_catalog(catalog)
 {
 }
 
@@ -215,20 +224,20 @@ void CanvasScene::syncNodes(const std::vector<design::Finding> &findings)
           };
 
     for (const design::Host &h : m_design.hosts) {
-        NodeLook look
-            = makeLook(text(h.name.empty() ? h.id : h.name), modelName(m_catalog, h.model, false),
-                       iconFor(m_catalog, h.model, NodeKind::Host));
-        const catalog::Host *spec = m_catalog.host(h.model);
+        NodeLook look = makeLook(text(h.name.empty() ? h.id : h.name),
+                                 modelName(catalogNow(), h.model, false),
+                                 iconFor(catalogNow(), h.model, NodeKind::Host));
+        const catalog::Host *spec = catalogNow().host(h.model);
         for (int s = 0; s < (spec ? spec->sockets : 1); ++s)
             look.ports << QStringLiteral("cpu%1").arg(s);
         upsert(NodeKind::Host, h.id, look, {design::kHostBox.width, design::kHostBox.height},
                nullptr);
     }
     for (const design::Chassis &c : m_design.chassis) {
-        NodeLook look
-            = makeLook(text(c.name.empty() ? c.id : c.name), modelName(m_catalog, c.model, false),
-                       iconFor(m_catalog, c.model, NodeKind::Chassis));
-        const catalog::Chassis *spec = m_catalog.chassis(c.model);
+        NodeLook look = makeLook(text(c.name.empty() ? c.id : c.name),
+                                 modelName(catalogNow(), c.model, false),
+                                 iconFor(catalogNow(), c.model, NodeKind::Chassis));
+        const catalog::Chassis *spec = catalogNow().chassis(c.model);
         look.slots = spec ? spec->slots : 0;
         for (int p = 0; p < (spec ? spec->hostPorts : 0); ++p)
             look.ports << QStringLiteral("up%1").arg(p);
@@ -236,16 +245,16 @@ void CanvasScene::syncNodes(const std::vector<design::Finding> &findings)
         upsert(NodeKind::Chassis, c.id, look, {box.width, box.height}, nullptr);
     }
     for (const design::Switch &s : m_design.switches) {
-        NodeLook look
-            = makeLook(text(s.name.empty() ? s.id : s.name), modelName(m_catalog, s.model, false),
-                       iconFor(m_catalog, s.model, NodeKind::Switch));
+        NodeLook look = makeLook(text(s.name.empty() ? s.id : s.name),
+                                 modelName(catalogNow(), s.model, false),
+                                 iconFor(catalogNow(), s.model, NodeKind::Switch));
         upsert(NodeKind::Switch, s.id, look, {design::kSwitchBox.width, design::kSwitchBox.height},
                nullptr);
     }
     for (const design::Device &d : m_design.devices) {
         NodeLook look
-            = makeLook(text(d.name.empty() ? d.id : d.name), modelName(m_catalog, d.model, true),
-                       iconFor(m_catalog, d.model, NodeKind::Device));
+            = makeLook(text(d.name.empty() ? d.id : d.name), modelName(catalogNow(), d.model, true),
+                       iconFor(catalogNow(), d.model, NodeKind::Device));
         NodeItem *parent = d.chassis.empty()       ? nullptr
                            : kept.count(d.chassis) ? kept[d.chassis]
                                                    : nullptr;
@@ -272,7 +281,7 @@ void CanvasScene::placeNodes()
     for (const auto &[id, item] : m_nodes)
         if (!item->parentItem() && !m_design.layout.count(id))
             missing = true;
-    m_positions = missing ? design::autoLayout(m_design, m_catalog, true) : m_design.layout;
+    m_positions = missing ? design::autoLayout(m_design, catalogNow(), true) : m_design.layout;
     for (const design::Device &d : m_design.devices) {
         NodeItem *item = node(d.id);
         if (item && item->parentItem() && d.slot >= 0) {
@@ -302,7 +311,7 @@ void CanvasScene::syncLinks()
     }
     for (std::size_t i = 0; i < n; ++i) {
         const design::Link &l = m_design.links[i];
-        const catalog::LinkKind *kind = m_catalog.link(l.kind);
+        const catalog::LinkKind *kind = catalogNow().link(l.kind);
         const QString label
             = l.count > 1 ? QStringLiteral("%1 ×%2").arg(text(l.kind)).arg(l.count) : text(l.kind);
         const double gbps = kind ? kind->achievedGBps(l.count) : 0;
@@ -409,7 +418,7 @@ void CanvasScene::mouseMoveEvent(QGraphicsSceneMouseEvent *event)
             const std::string to
                 = port.isEmpty() ? target->id() : target->id() + "/" + port.toStdString();
             const design::DesignIndex index(m_design);
-            if (design::chooseLink(index, m_catalog, m_linkFrom, to).ok()) {
+            if (design::chooseLink(index, catalogNow(), m_linkFrom, to).ok()) {
                 m_hover = target;
                 m_hover->setHighlighted(true); // only compatible ports light up
             }
@@ -525,7 +534,7 @@ void CanvasScene::dropEvent(QGraphicsSceneDragDropEvent *event)
         return;
     const QString model = QString::fromUtf8(event->mimeData()->data(QLatin1String(kPartMimeType)));
     event->acceptProposedAction();
-    if (m_catalog.kindOf(model.toStdString()) == catalog::Kind::Link) {
+    if (catalogNow().kindOf(model.toStdString()) == catalog::Kind::Link) {
         for (QGraphicsItem *item : items(event->scenePos()))
             if (item->type() == LinkItem::Type && static_cast<LinkItem *>(item)->index() >= 0) {
                 Q_EMIT linkKindDropped(model, static_cast<LinkItem *>(item)->index());

@@ -28,7 +28,7 @@ class CanvasScene : public QGraphicsScene
     Q_OBJECT
 
 public:
-    explicit CanvasScene(const catalog::Catalog &catalog, QObject *parent = nullptr);
+    explicit CanvasScene(QObject *parent = nullptr);
 
     // Shows a design; items are kept by id, so selection survives an edit.
     void setDesign(const design::Design &design, const std::vector<design::Finding> &findings);
@@ -74,7 +74,6 @@ private:
     bool finishDeviceDrop(NodeItem *device);
     void finishLinkDrag(QPointF scenePos);
 
-    const catalog::Catalog &m_catalog;
     design::Design m_design;
     std::map<std::string, design::Position> m_positions; // of top-level items, after layout
     std::map<std::string, NodeItem *> m_nodes;

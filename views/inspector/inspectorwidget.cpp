@@ -16,6 +16,16 @@ namespace clab::views {
 
 namespace {
 
+// The program's catalog as it is now: user parts added since the view was made included.
+const catalog::Catalog &catalogNow()
+{
+    return catalog::Catalog::builtin();
+}
+
+} // namespace
+
+namespace {
+
 QString text(const std::string &s)
 {
     return QString::fromStdString(s);
@@ -81,9 +91,8 @@ int indexOfData(const InspectorRow &row)
 
 } // namespace
 
-InspectorWidget::InspectorWidget(const catalog::Catalog &catalog, QWidget *parent)
+InspectorWidget::InspectorWidget(QWidget *parent)
     : QWidget(parent)
-    , m_catalog(catalog)
     , m_form(new QFormLayout(this))
 {
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -293,10 +302,10 @@ void InspectorWidget::addNameRows(Rows &rows, const std::string &id, const std::
 void InspectorWidget::addModelRows(Rows &rows, const std::string &id, const std::string &model)
 {
     std::vector<std::pair<QString, QString>> choices;
-    if (const auto kind = m_catalog.kindOf(model)) {
+    if (const auto kind = catalogNow().kindOf(model)) {
         // Devices may change kind (a GPU for a drive) only by delete and add; a model edit keeps
         // the kind so that links and slots stay meaningful.
-        for (const catalog::Entry *e : m_catalog.entries(*kind))
+        for (const catalog::Entry *e : catalogNow().entries(*kind))
             choices.emplace_back(text(e->name), text(e->id));
     } else {
         choices.emplace_back(tr("%1 (not in the catalog)").arg(text(model)), text(model));
@@ -309,7 +318,7 @@ void InspectorWidget::addModelRows(Rows &rows, const std::string &id, const std:
             Q_EMIT modelRequested(id, chosen);
     };
     rows.push_back(std::move(combo));
-    if (const catalog::Entry *e = m_catalog.entry(model))
+    if (const catalog::Entry *e = catalogNow().entry(model))
         rows.push_back(textRow(tr("Source"), text(e->source)));
 }
 
@@ -404,9 +413,9 @@ InspectorWidget::Rows InspectorWidget::linkRows(const design::Design &design, in
     rows.push_back(textRow(tr("From"), text(link.from)));
     rows.push_back(textRow(tr("To"), text(link.to)));
     std::vector<std::pair<QString, QString>> kinds;
-    const catalog::LinkKind *current = m_catalog.link(link.kind);
-    for (const catalog::Entry *e : m_catalog.entries(catalog::Kind::Link)) {
-        const catalog::LinkKind *l = m_catalog.link(e->id);
+    const catalog::LinkKind *current = catalogNow().link(link.kind);
+    for (const catalog::Entry *e : catalogNow().entries(catalog::Kind::Link)) {
+        const catalog::LinkKind *l = catalogNow().link(e->id);
         if (l && (!current || l->family == current->family))
             kinds.emplace_back(text(e->name), text(e->id));
     }

@@ -29,7 +29,7 @@ class InspectorWidget : public QWidget
     Q_OBJECT
 
 public:
-    explicit InspectorWidget(const catalog::Catalog &catalog, QWidget *parent = nullptr);
+    explicit InspectorWidget(QWidget *parent = nullptr);
 
     void showSelection(const design::Design &design, const std::vector<std::string> &ids,
                        const std::vector<int> &links);
@@ -66,7 +66,6 @@ private:
     // The value the editor of this name shows now: text, choice data or number.
     QVariant value(const QString &name) const;
 
-    const catalog::Catalog &m_catalog;
     QFormLayout *m_form;
     Rows m_rows;                     // what the form shows
     std::vector<QWidget *> m_fields; // the field widget of each row

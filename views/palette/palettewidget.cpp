@@ -5,6 +5,7 @@
 
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMimeData>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -44,7 +45,7 @@ struct Group
 
 } // namespace
 
-PaletteWidget::PaletteWidget(const catalog::Catalog &catalog, QWidget *parent)
+PaletteWidget::PaletteWidget(QWidget *parent)
     : QWidget(parent)
     , m_search(new QLineEdit)
     , m_tree(new PartTree)
@@ -56,11 +57,34 @@ PaletteWidget::PaletteWidget(const catalog::Catalog &catalog, QWidget *parent)
     m_tree->setDragDropMode(QAbstractItemView::DragOnly);
     m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
     m_tree->setIconSize({22, 22});
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_search);
     layout->addWidget(m_tree);
+    reload();
+    connect(m_search, &QLineEdit::textChanged, this, &PaletteWidget::setFilter);
+    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
+        const QVariant id = item->data(0, kIdRole);
+        if (!id.isNull())
+            Q_EMIT partActivated(id.toString());
+    });
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        QTreeWidgetItem *item = m_tree->itemAt(at);
+        if (!item || item->data(0, kIdRole).isNull())
+            return;
+        const QString id = item->data(0, kIdRole).toString();
+        QMenu menu;
+        menu.addAction(tr("Duplicate and Edit..."), this,
+                       [this, id] { Q_EMIT duplicateRequested(id); });
+        menu.exec(m_tree->viewport()->mapToGlobal(at));
+    });
+}
 
+void PaletteWidget::reload()
+{
+    const catalog::Catalog &catalog = catalog::Catalog::builtin();
+    m_tree->clear();
     const Group groups[] = {
         {QT_TR_NOOP("Hosts"), {catalog::Kind::Host}, ":/icons/host.svg"},
         {QT_TR_NOOP("GPUs"), {catalog::Kind::Gpu}, ":/icons/gpu.svg"},
@@ -74,34 +98,52 @@ PaletteWidget::PaletteWidget(const catalog::Catalog &catalog, QWidget *parent)
         {QT_TR_NOOP("NVSwitch boards"), {catalog::Kind::NvSwitch}, ":/icons/nvswitch.svg"},
         {QT_TR_NOOP("Cables (drop on a link)"), {catalog::Kind::Link}, ":/icons/cable.svg"},
     };
+    auto addPart = [&](QTreeWidgetItem *top, const catalog::Entry *e, const char *icon) {
+        auto *item = new QTreeWidgetItem(top, {QString::fromStdString(e->name)});
+        item->setData(0, kIdRole, QString::fromStdString(e->id));
+        item->setIcon(0, QIcon(QLatin1String(icon)));
+        item->setToolTip(0, QStringLiteral("%1\n%2").arg(QString::fromStdString(e->id),
+                                                         QString::fromStdString(e->source)));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);
+    };
+    // The user's own parts first, when there are any.
+    QTreeWidgetItem *mine = nullptr;
+    for (const Group &g : groups) {
+        for (catalog::Kind kind : g.kinds) {
+            for (const catalog::Entry *e : catalog.entries(kind)) {
+                if (!e->user)
+                    continue;
+                if (!mine) {
+                    mine = new QTreeWidgetItem(m_tree, {tr("My parts")});
+                    mine->setFlags(Qt::ItemIsEnabled);
+                    mine->setExpanded(true);
+                }
+                addPart(mine, e, g.icon);
+            }
+        }
+    }
     for (const Group &g : groups) {
         auto *top = new QTreeWidgetItem(m_tree, {tr(g.title)});
         top->setIcon(0, QIcon(QLatin1String(g.icon)));
         top->setFlags(Qt::ItemIsEnabled);
         for (catalog::Kind kind : g.kinds) {
             for (const catalog::Entry *e : catalog.entries(kind)) {
+                if (e->user)
+                    continue;
                 if (kind == catalog::Kind::Link) {
                     const catalog::LinkKind *l = catalog.link(e->id);
                     if (!l || l->family == catalog::LinkFamily::Socket)
                         continue; // socket links are inside a host, not cables
                 }
-                auto *item = new QTreeWidgetItem(top, {QString::fromStdString(e->name)});
-                item->setData(0, kIdRole, QString::fromStdString(e->id));
-                item->setIcon(0, QIcon(QLatin1String(g.icon)));
-                item->setToolTip(0,
-                                 QStringLiteral("%1\n%2").arg(QString::fromStdString(e->id),
-                                                              QString::fromStdString(e->source)));
-                item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);
+                addPart(top, e, g.icon);
             }
         }
         top->setExpanded(g.kinds.front() != catalog::Kind::Link);
     }
-    connect(m_search, &QLineEdit::textChanged, this, &PaletteWidget::setFilter);
-    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
-        const QVariant id = item->data(0, kIdRole);
-        if (!id.isNull())
-            Q_EMIT partActivated(id.toString());
-    });
+    if (mine)
+        mine->setExpanded(true);
+    if (!m_search->text().isEmpty())
+        setFilter(m_search->text());
 }
 
 void PaletteWidget::setFilter(const QString &text)
