@@ -1,3 +1,4 @@
+#include "cli/validators.h"
 #include "cli/chartcommand.h"
 
 #include "charts/storequery.h"
@@ -135,11 +136,11 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
     cmd->add_flag("--predicted", options.predictedOnly, "Only predicted runs");
     cmd->add_flag("--linear", options.linear, "Scaling chart: linear axes (default: log)");
     cmd->add_option("--dpi", options.dpi, "PNG resolution (default 150)")
-        ->check(CLI::Range(10, 2400));
+        ->check(wholeNumber(10, 2400));
     cmd->add_option("--width", options.width, "Width in pixels at 96 dpi (default 900)")
-        ->check(CLI::Range(200, 10000));
+        ->check(wholeNumber(200, 10000));
     cmd->add_option("--height", options.height, "Height in pixels at 96 dpi (default 560)")
-        ->check(CLI::Range(150, 10000));
+        ->check(wholeNumber(150, 10000));
     cmd->add_option("--csv", options.csv, "Also write the plotted numbers as CSV");
     cmd->add_option("--out", options.out, "Chart file: .png, .pdf or .svg")->required();
 }

@@ -8,6 +8,7 @@
 #include "cli/importcommand.h"
 #include "cli/topocommand.h"
 #include "cli/upgradecommand.h"
+#include "cli/validators.h"
 
 #include "catalog/catalog.h"
 
@@ -15,6 +16,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <ostream>
 #include <set>
 #include <string>
@@ -75,10 +77,10 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
                      "resnet50, bert_large, maskrcnn, ... (or MLPerf names: resnet, bert)")
         ->required();
     predictCmd->add_option("--global-batch", predict.globalBatch, "Global batch size")
-        ->check(CLI::PositiveNumber);
+        ->check(wholeNumber(1, std::numeric_limits<int>::max()));
     predictCmd->add_option("--precision", predict.precision, "fp32, tf32, fp16 or bf16");
     predictCmd->add_option("--nodes", predict.nodes, "Copies of the system joined by its network")
-        ->check(CLI::PositiveNumber);
+        ->check(wholeNumber(1, 100000));
     predictCmd->add_option(
         "--cluster", predict.cluster,
         "Network joining the --nodes: fattree or rail, e.g. fattree:taper=2,radix=64");
@@ -150,8 +152,20 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
         out << app.version() << "\n";
         return 0;
     } catch (const CLI::ParseError &e) {
-        err << "composelab: " << e.what() << "\n";
-        err << "Run 'composelab --help' for usage.\n";
+        // An unknown command reads as a missing subcommand: name it and list the known ones.
+        if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') {
+            err << "composelab: unknown command \"" << argv[1] << "\"; the commands are:";
+            for (const std::string &name : subcommands())
+                err << " " << name;
+            err << "\nRun 'composelab --help' for usage.\n";
+            return 2;
+        }
+        // Name the command the error belongs to.
+        std::string where = "composelab";
+        for (const CLI::App *sub : app.get_subcommands())
+            where += " " + sub->get_name();
+        err << where << ": " << e.what() << "\n";
+        err << "Run '" << where << " --help' for usage.\n";
         return 2;
     }
     if (!execute)

@@ -1,3 +1,4 @@
+#include "cli/validators.h"
 #include "cli/rendercommand.h"
 
 #include "catalog/catalog.h"
@@ -23,7 +24,7 @@ void addRenderSubcommand(CLI::App &app, RenderOptions &options)
     cmd->add_option("file", options.file, "Design file (.clab)")->required();
     cmd->add_option("--out,-o", options.out, "Output file: .png, .svg or .pdf")->required();
     cmd->add_option("--dpi", options.dpi, "Resolution of a PNG (96 = one pixel per canvas unit)")
-        ->check(CLI::Range(24, 1200));
+        ->check(wholeNumber(24, 1200));
 }
 
 int renderCommand(const RenderOptions &options, std::ostream &out, std::ostream &err)

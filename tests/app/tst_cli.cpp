@@ -185,6 +185,28 @@ void TestCli::usageExitsTwo()
     QCOMPARE(run({"analyse", "x"}).status, 2);
     QCOMPARE(run({"analyze", "a", "--jsn"}).status, 2);
     QCOMPARE(run({"bench", "--filter", "no-such-benchmark"}).status, 2);
+    // Every usage error names the command, the option and what it accepts.
+    const Outcome unknown = run({"runs"});
+    QCOMPARE(unknown.status, 2);
+    QVERIFY2(unknown.err.find("unknown command \"runs\"") != std::string::npos,
+             unknown.err.c_str());
+    QVERIFY2(unknown.err.find("predict") != std::string::npos, unknown.err.c_str());
+    const std::string seed = examplePath("seed-testbed.clab");
+    const Outcome zero = run({"predict", seed, "--benchmark", "resnet", "--global-batch", "0"});
+    QCOMPARE(zero.status, 2);
+    QVERIFY2(zero.err.find("composelab predict: --global-batch: expected a whole number of at "
+                           "least 1, found \"0\"")
+                 != std::string::npos,
+             zero.err.c_str());
+    const Outcome dpi = run({"render", seed, "--out", "x.png", "--dpi", "5"});
+    QCOMPARE(dpi.status, 2);
+    QVERIFY2(dpi.err.find("--dpi: expected a whole number from 24 to 1200") != std::string::npos,
+             dpi.err.c_str());
+    const Outcome software
+        = run({"predict", seed, "--benchmark", "resnet", "--software", "my-stack"});
+    QCOMPARE(software.status, 2);
+    QVERIFY2(software.err.find("--software: unknown software stack") != std::string::npos,
+             software.err.c_str());
     const Outcome v = run({"--version"});
     QCOMPARE(v.status, 0);
     QVERIFY(v.out.find("composelab ") == 0);
