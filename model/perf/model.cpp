@@ -151,6 +151,13 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const catalog::Gpu &gpu = *platform.gpu;
     const catalog::Catalog &catalog
         = platform.catalog ? *platform.catalog : catalog::Catalog::builtin();
+    // FP8 asked of a GPU without FP8 tensor cores runs (and is reported) in 16 bits, as
+    // Transformer Engine falls back.
+    if (out.precision == Precision::Fp8 && !gpu.tflops.fp8) {
+        out.precision = gpu.tflops.bf16 ? Precision::Bf16 : Precision::Fp16;
+        out.notes.push_back(gpu.name + " has no FP8 tensor cores: runs in "
+                            + precisionName(out.precision));
+    }
     const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
     out.plan = request.plan ? *request.plan : choosePlan(platform, w, globalBatch);
     out.plan.tensor = std::clamp(out.plan.tensor, 1, std::max(1, platform.gpusPerNode));
@@ -180,8 +187,9 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     if (!rates.note.empty())
         out.notes.push_back(rates.note);
     if (gpu.user) {
-        out.extrapolation.push_back(gpu.name + " is a user-defined part: its figures are the "
-                                               "user's, not measurements");
+        out.extrapolation.push_back(gpu.name
+                                    + " is a user-defined part: its figures are the "
+                                      "user's, not measurements");
         widen.add(kWidenEstimatedGpu);
     }
     if (rates.estimated) {

@@ -17,6 +17,8 @@ private Q_SLOTS:
     void slowNetworkBetweenNodes();
     void examples_data();
     void examples();
+    void singleGpuResNet50_data();
+    void singleGpuResNet50();
     void scalingShape();
 };
 
@@ -200,6 +202,48 @@ void TestPerfSystems::examples()
     QVERIFY2(std::abs(*r.timeToTrainMin / measured - 1) <= 0.35, qPrintable(told));
     QVERIFY2(measured >= r.intervalMin[0] * 0.9 && measured <= r.intervalMin[1] * 1.1,
              qPrintable(told));
+}
+
+void TestPerfSystems::singleGpuResNet50_data()
+{
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<QString>("software");
+    QTest::addColumn<double>("imagesPerS");
+    // One GPU training ResNet-50 v1.5 with mixed precision, as published:
+    // - NVIDIA DeepLearningExamples, PyTorch/Classification/ConvNets/resnet50v1.5/README.md at
+    //   729963dd (NGC pytorch-21.03, batch 256): DGX-1 V100 16GB 1,200 img/s, DGX A100 80GB 2,470;
+    // - Lambda's deeplearning-benchmark (NGC 22.10 PyTorch, batch 1280), Dell H100 80GB SXM5:
+    //   2,776 img/s.
+    QTest::newRow("V100") << QStringLiteral("V100-SXM2-16GB") << 256
+                          << QStringLiteral("dle-pytorch") << 1200.0;
+    QTest::newRow("A100") << QStringLiteral("A100-SXM4-80GB") << 256
+                          << QStringLiteral("dle-pytorch") << 2470.0;
+    QTest::newRow("H100") << QStringLiteral("H100-SXM5-80GB") << 1280
+                          << QStringLiteral("lambda-pytorch-22.10") << 2776.0;
+}
+
+void TestPerfSystems::singleGpuResNet50()
+{
+    QFETCH(QString, gpu);
+    QFETCH(int, batch);
+    QFETCH(QString, software);
+    QFETCH(double, imagesPerS);
+    QVERIFY(perf::Calibration::builtin().knowsSoftware(software.toStdString()));
+    perf::SystemSpec spec;
+    spec.gpu = gpu.toStdString();
+    spec.gpusPerNode = 1;
+    const perf::Platform p = perf::platformOf(spec, cat());
+    const perf::Prediction r
+        = perf::predict(p, builtinWorkload("resnet50"), batch, perf::Precision::Fp16,
+                        perf::Calibration::builtin(), software.toStdString());
+    QVERIFY2(std::abs(r.throughput / imagesPerS - 1) <= 0.15,
+             qPrintable(QStringLiteral("%1: predicted %2 img/s, published %3")
+                            .arg(gpu)
+                            .arg(r.throughput, 0, 'f', 0)
+                            .arg(imagesPerS)));
+    // A physical "% of peak": a real share of the FP16 dense peak, below what GEMMs reach.
+    QVERIFY(r.utilization > 0.05 && r.utilization < 0.85);
 }
 
 void TestPerfSystems::scalingShape()
