@@ -81,6 +81,11 @@ public:
     // Writes a user part file (one part) into the user's catalog folder and adds it to the
     // catalog; false, with the error shown, when it cannot.
     bool addUserPart(const std::string &id, const std::string &fileText);
+    // File > New from Machine…: a new, unsaved design built from what a machine printed
+    // (`nvidia-smi topo -m` with `nvidia-smi -L`, or an MLPerf systems/*.json). `gpu` names the
+    // GPU model when the files do not; when neither does, asks for it. False, with the error
+    // shown, when the files cannot be built; the current design is then kept.
+    bool newFromMachine(const QStringList &paths, const QString &gpu = {});
 
 Q_SIGNALS:
     void analysisUpdated();
@@ -100,6 +105,7 @@ private:
     void updateTitle();
     void newDesign();
     void open();
+    void chooseMachineFiles();
     bool save();
     bool saveAs();
     bool maybeSave();

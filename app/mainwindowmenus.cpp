@@ -55,6 +55,8 @@ void MainWindow::createFileMenu()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newDesign);
     file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::open);
+    file->addAction(tr("New from &Machine..."), QKeySequence(tr("Ctrl+Shift+N")), this,
+                    &MainWindow::chooseMachineFiles);
     QMenu *examples = file->addMenu(tr("&Examples"));
     for (const design::Example &e : design::bundledExamples()) {
         const QString name = QString::fromStdString(e.fileName);

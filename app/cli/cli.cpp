@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/escapingstream.h"
 #include "cli/importcommand.h"
+#include "cli/machinecommand.h"
 #include "cli/topocommand.h"
 #include "cli/upgradecommand.h"
 #include "cli/validators.h"
@@ -30,7 +31,7 @@ const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names
         = {"analyze", "bench", "predict", "calibrate", "validate", "topo",
-           "import",  "chart", "render",  "example",   "upgrade"};
+           "import",  "chart", "render",  "example",   "upgrade", "machine"};
     return names;
 }
 
@@ -129,6 +130,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     addRenderSubcommand(app, renderOptions);
     UpgradeOptions upgradeOptions;
     addUpgradeSubcommand(app, upgradeOptions);
+    MachineCommandOptions machineOptions;
+    addMachineSubcommand(app, machineOptions);
     ExampleOptions exampleOptions;
     addExampleSubcommand(app, exampleOptions);
 
@@ -207,6 +210,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
         return renderCommand(renderOptions, out, err);
     if (app.get_subcommand("upgrade")->parsed())
         return upgradeCommand(upgradeOptions, out, err);
+    if (app.get_subcommand("machine")->parsed())
+        return machineCommand(machineOptions, out, err);
     if (app.get_subcommand("example")->parsed())
         return exampleCommand(exampleOptions, out, err);
     return 2;

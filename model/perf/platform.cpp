@@ -88,9 +88,7 @@ Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &an
     return p;
 }
 
-namespace {
-
-std::string defaultHost(int pcieGen)
+std::string defaultHostModel(int pcieGen)
 {
     if (pcieGen >= 5)
         return "xeon-platinum-8480plus-2s";
@@ -98,6 +96,8 @@ std::string defaultHost(int pcieGen)
         return "epyc-7742-2s";
     return "xeon-gold-6248-2s";
 }
+
+namespace {
 
 std::string nvswitchFor(int gen)
 {
@@ -113,7 +113,7 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
     const catalog::Gpu *gpu = catalog.gpu(spec.gpu);
     const int gen = spec.pcieGen > 0 ? spec.pcieGen : (gpu ? gpu->pcie.gen : 4);
     const std::string hostModel
-        = !spec.host.empty() && catalog.host(spec.host) ? spec.host : defaultHost(gen);
+        = !spec.host.empty() && catalog.host(spec.host) ? spec.host : defaultHostModel(gen);
     const catalog::Host *host = catalog.host(hostModel);
     const int linkGen = std::min(gen, host ? host->pcieGen : gen);
     const std::string x16 = "pcie" + std::to_string(linkGen) + "x16";

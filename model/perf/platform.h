@@ -60,5 +60,7 @@ Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &an
 // host, GPUs behind PCIe switches or a composable chassis, NVLink as described.
 design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalog);
 Platform platformOf(const SystemSpec &spec, const catalog::Catalog &catalog);
+// The two-socket host a node of that PCIe generation gets when its processor is not known.
+std::string defaultHostModel(int pcieGen);
 
 } // namespace clab::perf

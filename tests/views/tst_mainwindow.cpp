@@ -23,6 +23,7 @@ private Q_SLOTS:
     void badFileKeepsDocument();
     void saveAndReopen();
     void showsDesignCluster();
+    void newFromMachine();
 
 private:
     QTemporaryDir m_settings;
@@ -117,6 +118,42 @@ void TestMainWindow::showsDesignCluster()
     w.document()->setDesign(d);
     QVERIFY(!w.clusterView()->busy()); // no recomputation started
     QCOMPARE(updated.count(), before);
+}
+
+void TestMainWindow::newFromMachine()
+{
+    MainWindow w;
+    QVERIFY(w.openExample(QString::fromLatin1(design::kSeedExample)));
+    QTemporaryDir dir;
+    auto write = [&](const char *name, const char *text) {
+        QFile f(dir.filePath(QString::fromLatin1(name)));
+        if (!f.open(QIODevice::WriteOnly))
+            return QString();
+        f.write(text);
+        return f.fileName();
+    };
+    const QString topo = write("topo.txt", "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+                                           "GPU0\t X \tNV12\t0-31\t0\n"
+                                           "GPU1\tNV12\t X \t0-31\t0\n");
+    const QString names = write("gpus.txt", "GPU 0: NVIDIA H100 PCIe (UUID: GPU-1)\n"
+                                            "GPU 1: NVIDIA H100 PCIe (UUID: GPU-2)\n");
+    const QString junk = write("junk.txt", "nothing a machine printed\n");
+    // A file that is no machine output: the error names it and the testbed stays.
+    QSignalSpy errors(&w, &MainWindow::errorShown);
+    QVERIFY(!w.newFromMachine({topo, junk}));
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(errors.at(0).at(0).toString().contains(junk));
+    QCOMPARE(w.systemsView()->systemCount(), 4);
+    // The matrix and `nvidia-smi -L`: a new, unsaved design of two bridged H100 PCIe.
+    QVERIFY(w.newFromMachine({topo, names}));
+    const design::Design &d = w.document()->design();
+    QCOMPARE(d.devices.size(), std::size_t(2));
+    QCOMPARE(d.devices.front().model, std::string("H100-PCIe-80GB"));
+    QVERIFY(w.document()->isModified());
+    QCOMPARE(w.systemsView()->systemCount(), 1);
+    QCOMPARE(w.canvasScene()->nodeCount(), std::size_t(3));
+    // Undo has nothing to take back into the old design.
+    QVERIFY(!w.document()->undoStack()->canUndo());
 }
 
 QTEST_MAIN(TestMainWindow)
