@@ -37,6 +37,8 @@ void ImportRunner::start(const QStringList &paths, const QString &storePath)
         auto last = std::chrono::steady_clock::now();
         store::ImportControl control;
         control.cancel = &m_cancel;
+        // Each file is its own transaction: the good ones land, the bad ones are listed.
+        control.onBadFile = store::OnBadFile::ReportEach;
         control.progress
             = [this, &last](std::size_t done, std::size_t total, const std::string &file) {
                   const auto now = std::chrono::steady_clock::now();
@@ -51,6 +53,7 @@ void ImportRunner::start(const QStringList &paths, const QString &storePath)
         QString message;
         int imported = 0;
         int skipped = 0;
+        int failedFiles = 0;
         try {
             store::Store s(db);
             const store::ImportReport report = store::importPaths(s, files, control);
@@ -61,8 +64,13 @@ void ImportRunner::start(const QStringList &paths, const QString &storePath)
                 summary += QStringLiteral("skipped %1: %2\n")
                                .arg(QString::fromStdString(skip.path),
                                     QString::fromStdString(skip.reason));
+            for (const auto &bad : report.failed)
+                summary += QStringLiteral("failed %1: %2\n")
+                               .arg(QString::fromStdString(bad.path),
+                                    QString::fromStdString(bad.reason));
             imported = int(report.imported.size());
             skipped = int(report.skipped.size());
+            failedFiles = int(report.failed.size());
         } catch (const store::ImportCancelled &) {
             outcome = Outcome::Cancelled;
         } catch (const std::exception &e) {
@@ -70,7 +78,7 @@ void ImportRunner::start(const QStringList &paths, const QString &storePath)
             message = QString::fromStdString(e.what());
         }
         if (outcome == Outcome::Done)
-            Q_EMIT finished(imported, skipped, summary);
+            Q_EMIT finished(imported, skipped, failedFiles, summary);
         else if (outcome == Outcome::Cancelled)
             Q_EMIT cancelled();
         else

@@ -26,8 +26,9 @@ public:
 
 Q_SIGNALS:
     void progress(int done, int total, const QString &file);
-    // summary: one line per imported item and per skipped file with its reason
-    void finished(int imported, int skipped, const QString &summary);
+    // failed: files that were malformed and left out (the others were imported); summary: one
+    // line per imported item, per skipped and per failed file with its reason and place
+    void finished(int imported, int skipped, int failed, const QString &summary);
     void failed(const QString &message);
     void cancelled();
 

@@ -373,8 +373,16 @@ void MainWindow::importResults(const QStringList &paths)
         Q_EMIT importDone(message);
     };
     connect(m_import, &ImportRunner::finished, dialog,
-            [finish](int imported, int skipped, const QString &) {
-                finish(tr("Imported %1 item(s), skipped %2 file(s).").arg(imported).arg(skipped));
+            [this, finish](int imported, int skipped, int failed, const QString &summary) {
+                if (failed == 0) {
+                    finish(
+                        tr("Imported %1 item(s), skipped %2 file(s).").arg(imported).arg(skipped));
+                    return;
+                }
+                finish(tr("Imported %1 item(s); %2 file(s) failed and were left out.")
+                           .arg(imported)
+                           .arg(failed));
+                showImportReport(failed, summary);
             });
     connect(m_import, &ImportRunner::cancelled, dialog,
             [finish] { finish(tr("Import cancelled; the store is as it was.")); });
@@ -521,6 +529,23 @@ void MainWindow::fillRecentMenu()
         });
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::showImportReport(int failed, const QString &summary)
+{
+    Q_EMIT errorShown(summary);
+    if (QApplication::platformName() == QLatin1String("offscreen"))
+        return;
+    // Not modal: the report is read while the imported runs are already on show.
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Some files were not imported"),
+                                tr("%n file(s) could not be read and were left out; every other "
+                                   "file was imported. Show Details for each file and the place "
+                                   "of its problem.",
+                                   nullptr, failed),
+                                QMessageBox::Ok, this);
+    box->setDetailedText(summary);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::showError(const QString &title, const QString &message)

@@ -112,6 +112,8 @@ private:
     void addRecent(const QString &path);
     void fillRecentMenu();
     void showError(const QString &title, const QString &message);
+    // After an import in which some files failed: each file with its reason, the others landed.
+    void showImportReport(int failed, const QString &summary);
     void fitAfterLoad();
     void followSelection();
 

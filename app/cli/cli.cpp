@@ -7,6 +7,7 @@
 #include "cli/escapingstream.h"
 #include "cli/importcommand.h"
 #include "cli/machinecommand.h"
+#include "cli/runscommand.h"
 #include "cli/topocommand.h"
 #include "cli/upgradecommand.h"
 #include "cli/validators.h"
@@ -30,8 +31,8 @@ namespace {
 const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names
-        = {"analyze", "bench", "predict", "calibrate", "validate", "topo",
-           "import",  "chart", "render",  "example",   "upgrade", "machine"};
+        = {"analyze", "bench",  "predict", "calibrate", "validate", "topo", "import",
+           "chart",   "render", "example", "upgrade",   "machine",  "runs"};
     return names;
 }
 
@@ -132,6 +133,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     addUpgradeSubcommand(app, upgradeOptions);
     MachineCommandOptions machineOptions;
     addMachineSubcommand(app, machineOptions);
+    RunsOptions runsOptions;
+    addRunsSubcommand(app, runsOptions);
     ExampleOptions exampleOptions;
     addExampleSubcommand(app, exampleOptions);
 
@@ -210,6 +213,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
         return renderCommand(renderOptions, out, err);
     if (app.get_subcommand("upgrade")->parsed())
         return upgradeCommand(upgradeOptions, out, err);
+    if (app.get_subcommand("runs")->parsed())
+        return runsCommand(runsOptions, out, err);
     if (app.get_subcommand("machine")->parsed())
         return machineCommand(machineOptions, out, err);
     if (app.get_subcommand("example")->parsed())

@@ -38,9 +38,15 @@ void printTable(const store::ImportReport &report, const std::string &db, std::o
                 out << ": " << e["rows"].get<long long>() << " rows";
             if (e.contains("measurements"))
                 out << ": " << e["measurements"].get<long long>() << " measurements";
+            if (e.contains("implausible"))
+                out << ", " << e["implausible"].get<long long>() << " flagged implausible";
             if (e.contains("warning"))
                 out << " (" << e["warning"].get<std::string>() << ')';
             out << '\n';
+        }
+        if (e.contains("notes") && e["notes"].is_array()) {
+            for (const auto &note : e["notes"])
+                out << std::string(19, ' ') << "note: " << note.get<std::string>() << '\n';
         }
     }
     if (!report.skipped.empty()) {
@@ -48,6 +54,26 @@ void printTable(const store::ImportReport &report, const std::string &db, std::o
         for (const auto &s : report.skipped)
             out << "  " << s.path << ": " << s.reason << '\n';
     }
+}
+
+// Bad files go to err, each with its place, and a last line says what landed all the same.
+void printFailed(const store::ImportReport &report, const std::string &db, bool json,
+                 std::ostream &err)
+{
+    if (!json) {
+        err << "Failed (not imported):\n";
+        for (const auto &f : report.failed)
+            err << "  " << f.path << ": " << f.reason << '\n';
+    }
+    const std::size_t n = report.failed.size();
+    err << n << (n == 1 ? " file" : " files") << " failed and " << (n == 1 ? "was" : "were")
+        << " not imported";
+    if (report.imported.empty())
+        err << "; nothing else was new either.\n";
+    else
+        err << "; the other " << report.imported.size()
+            << (report.imported.size() == 1 ? " item was" : " items were") << " imported into "
+            << db << ".\n";
 }
 
 } // namespace
@@ -65,14 +91,21 @@ int importCommand(const ImportOptions &options, std::ostream &out, std::ostream 
             std::filesystem::create_directories(std::filesystem::path(db).parent_path(), ec);
         }
         store::Store store(db);
-        const store::ImportReport report = store::importPaths(store, options.paths);
+        store::ImportControl control;
+        control.onBadFile
+            = options.allOrNothing ? store::OnBadFile::RollBackAll : store::OnBadFile::ReportEach;
+        const store::ImportReport report = store::importPaths(store, options.paths, control);
         if (options.json)
             out << report.toJson().dump(2) << '\n';
         else
             printTable(report, db, out);
-        return 0;
+        if (report.failed.empty())
+            return 0;
+        printFailed(report, db, options.json, err);
+        return 1;
     } catch (const InputError &e) {
-        err << e.what() << "\nNothing was imported.\n";
+        // Only with --all-or-nothing: one bad file and the transaction is rolled back.
+        err << e.what() << "\nNothing was imported (--all-or-nothing).\n";
     } catch (const store::StoreError &e) {
         err << e.what() << '\n';
     } catch (const std::exception &e) {
@@ -91,6 +124,9 @@ void addImportSubcommand(CLI::App &app, ImportOptions &options)
     cmd->add_option("--db", options.db,
                     "Store file (default: $XDG_DATA_HOME/ComposeLab/experiments.sqlite)");
     cmd->add_flag("--json", options.json, "Machine-readable output");
+    cmd->add_flag("--all-or-nothing", options.allOrNothing,
+                  "Import nothing when any file is bad (by default each bad file is left out and "
+                  "listed, and the others are imported)");
 }
 
 } // namespace clab::cli

@@ -15,13 +15,18 @@ struct ImportOptions
     std::vector<std::string> paths;
     std::string db; // empty: store::defaultStorePath()
     bool json = false;
+    // Any bad file rolls back the whole import (one transaction), instead of only itself.
+    bool allOrNothing = false;
 };
 
-// Imports recorded results into the experiment store. 0: done (skipped files are listed), 1: bad
-// input or database (message on err naming the file and place), 2: usage.
+// Imports recorded results into the experiment store. Each file is imported on its own: the good
+// ones land even when others are bad. 0: done (skipped files are listed), 1: a file failed (each
+// is listed on err with its place; with allOrNothing nothing was imported) or the database did,
+// 2: usage.
 int importCommand(const ImportOptions &options, std::ostream &out, std::ostream &err);
 
-// Adds `import [--db DB] [--json] PATH...`; the caller runs importCommand when it was chosen.
+// Adds `import [--db DB] [--json] [--all-or-nothing] PATH...`; the caller runs importCommand when
+// it was chosen.
 void addImportSubcommand(CLI::App &app, ImportOptions &options);
 
 } // namespace clab::cli

@@ -8,7 +8,9 @@
 #include "util/utf8.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <set>
 
 namespace clab::store {
 
@@ -21,6 +23,9 @@ OrderedJson ImportReport::toJson() const
     out["skipped"] = OrderedJson::array();
     for (const Skipped &s : skipped)
         out["skipped"].push_back({{"path", s.path}, {"reason", s.reason}});
+    out["failed"] = OrderedJson::array();
+    for (const Failed &f : failed)
+        out["failed"].push_back({{"path", f.path}, {"reason", f.reason}});
     return out;
 }
 
@@ -77,8 +82,49 @@ bool isSystemJson(const fs::path &p)
     return p.extension() == ".json" && p.parent_path().filename() == "systems";
 }
 
-// One file; throws InputError for a malformed one.
-void importFile(ImportSession &session, const fs::path &file)
+// An MLPerf submitter folder holds `results/`, `systems/` and `benchmarks/`, the training code:
+// thousands of scripts, configs and READMEs that are not results.
+bool isMlperfCodeFolder(const fs::path &dir)
+{
+    std::error_code ec;
+    return dir.filename() == "benchmarks"
+           && (fs::is_directory(dir.parent_path() / "results", ec)
+               || fs::is_directory(dir.parent_path() / "systems", ec));
+}
+
+// Source code, scripts and configuration: never a tool's output, so a folder walk passes them over
+// unread. Text files (.txt, .log, .md, no extension) are read: pasted outputs live there.
+bool isSourceCode(const fs::path &file)
+{
+    static const std::set<std::string, std::less<>> extensions{
+        ".py",  ".pyc", ".sh",   ".bash",  ".c",     ".cc",    ".cpp",   ".cxx", ".h",
+        ".hh",  ".hpp", ".cu",   ".cuh",   ".java",  ".go",    ".rs",    ".js",  ".ts",
+        ".pl",  ".rb",  ".lua",  ".ipynb", ".cmake", ".mk",    ".yaml",  ".yml", ".toml",
+        ".cfg", ".ini", ".conf", ".patch", ".diff",  ".proto", ".pbtxt", ".sub", ".slurm"};
+    static const std::set<std::string, std::less<>> names{
+        "Dockerfile", "Makefile", "CMakeLists.txt", "requirements.txt", "LICENSE", "NOTICE"};
+    std::string extension = file.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return extensions.count(extension) > 0 || names.count(file.filename().string()) > 0;
+}
+
+std::size_t countFiles(const fs::path &dir)
+{
+    std::size_t n = 0;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        n += it->is_regular_file(ec) ? 1 : 0;
+    return n;
+}
+
+const char *const kRecognised = "MLPerf results, a CSV table, or nccl-tests, "
+                                "p2pBandwidthLatencyTest, bandwidthTest or nvbandwidth output";
+
+// One file; throws InputError for a malformed one. `named`: given on the command line rather than
+// found in a folder.
+void importFile(ImportSession &session, const fs::path &file, bool named)
 {
     const std::string path = file.string();
     if (isSystemJson(file)) {
@@ -105,33 +151,59 @@ void importFile(ImportSession &session, const fs::path &file)
     case TextKind::Nvbandwidth:
         importNvbandwidth(session, path, text);
         return;
+    case TextKind::NvbandwidthJson:
+        importNvbandwidthJson(session, path, text);
+        return;
     case TextKind::MlperfLog:
         importMlperfSubmission(session, file.parent_path());
         return;
     case TextKind::Unknown:
         break;
     }
-    session.skip(path, "not a recognised format (MLPerf results, CSV table, nccl-tests, "
-                       "p2pBandwidthLatencyTest, bandwidthTest or nvbandwidth output)");
+    // A file the user named is one they expect to land: saying nothing would hide a typo or a
+    // wrong file. Found in a folder it is just another file beside the results.
+    if (named && session.onBadFile() != OnBadFile::SkipInFolders)
+        throw InputError(path, "", std::string("not a recognised format; expected ") + kRecognised);
+    session.skip(path, std::string("not a recognised format (") + kRecognised + ")");
 }
 
-// Inside a folder, a bad file is undone alone (a savepoint) and reported.
-template<typename F>
-void isolated(ImportSession &session, const std::string &path, F &&work)
+// The reason of a failed file: its place and message, or, when the error is in another file of
+// the unit (a result log of an MLPerf submission folder), the whole message naming that file.
+std::string failureReason(const InputError &e, const std::string &path)
 {
+    if (e.file() != path)
+        return e.what();
+    return e.place().empty() ? e.message() : e.place() + ": " + e.message();
+}
+
+// One unit of the import (a file, or an MLPerf submission folder), undone alone when it is bad
+// unless the policy says the whole import goes (session.onBadFile()).
+template<typename F>
+void isolated(ImportSession &session, const std::string &path, bool named, F &&work)
+{
+    const OnBadFile policy = session.onBadFile();
+    if (policy == OnBadFile::RollBackAll || (named && policy == OnBadFile::SkipInFolders)) {
+        work();
+        return;
+    }
     session.store().savepoint();
     try {
         work();
         session.store().releaseSavepoint();
     } catch (const InputError &e) {
         session.store().rollbackToSavepoint();
-        session.skip(path, e.what());
+        session.forgetSystems(); // the ids it cached may have been rolled back with the file
+        if (policy == OnBadFile::ReportEach)
+            session.fail(path, failureReason(e, path));
+        else
+            session.skip(path, e.what());
     }
 }
 
 void importFolder(ImportSession &session, const fs::path &root)
 {
     std::vector<fs::path> benchmarkDirs, files;
+    std::size_t passedOver = 0;
     for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
          ++it) {
         if (isHidden(it->path())) {
@@ -139,10 +211,19 @@ void importFolder(ImportSession &session, const fs::path &root)
                 it.disable_recursion_pending();
             continue;
         }
+        if (it->is_directory() && isMlperfCodeFolder(it->path())) {
+            passedOver += countFiles(it->path());
+            it.disable_recursion_pending();
+            continue;
+        }
         if (!it->is_regular_file())
             continue;
         if (isResultLog(it->path())) {
             benchmarkDirs.push_back(it->path().parent_path());
+            continue;
+        }
+        if (isSourceCode(it->path())) {
+            ++passedOver;
             continue;
         }
         files.push_back(it->path());
@@ -153,7 +234,7 @@ void importFolder(ImportSession &session, const fs::path &root)
     std::sort(files.begin(), files.end());
     std::vector<fs::path> systemsUsed;
     for (const fs::path &dir : benchmarkDirs) {
-        isolated(session, dir.string(), [&] { importMlperfSubmission(session, dir); });
+        isolated(session, dir.string(), false, [&] { importMlperfSubmission(session, dir); });
         // systems/<system>.json two levels above results/<system>/<benchmark>
         systemsUsed.push_back(dir.parent_path().parent_path().parent_path() / "systems"
                               / (dir.parent_path().filename().string() + ".json"));
@@ -165,8 +246,14 @@ void importFolder(ImportSession &session, const fs::path &root)
         if (inSubmission
             || std::find(systemsUsed.begin(), systemsUsed.end(), file) != systemsUsed.end())
             continue; // scaling.json, notes beside the logs; system files read with their results
-        isolated(session, file.string(), [&] { importFile(session, file); });
+        isolated(session, file.string(), false, [&] { importFile(session, file, false); });
     }
+    // One line for all of them: an MLPerf results repository holds tens of thousands.
+    if (passedOver > 0)
+        session.skip(root.string(), "passed over " + std::to_string(passedOver)
+                                        + " source code, script and configuration files "
+                                          "(MLPerf benchmarks/ folders, *.py, *.sh, ...): not "
+                                          "results");
 }
 
 } // namespace
@@ -182,9 +269,10 @@ ImportReport importPaths(Store &store, const std::vector<std::string> &paths,
         if (fs::is_directory(path, ec))
             importFolder(session, path);
         else if (fs::exists(path, ec))
-            importFile(session, path);
+            isolated(session, path, true, [&] { importFile(session, path, true); });
         else
-            throw InputError(path, "", "no such file or folder");
+            isolated(session, path, true,
+                     [&] { throw InputError(path, "", "no such file or folder"); });
     }
     session.row(0, 0, {}); // a cancel that came during the last file still wins
     transaction.commit();

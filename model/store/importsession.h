@@ -36,6 +36,14 @@ public:
     {
         m_report.skipped.push_back({validUtf8(path), validUtf8(reason)});
     }
+    void fail(const std::string &path, const std::string &reason)
+    {
+        m_report.failed.push_back({validUtf8(path), validUtf8(reason)});
+    }
+    OnBadFile onBadFile() const { return m_control.onBadFile; }
+    // After a file is rolled back to its savepoint: the systems it added are gone with it, so the
+    // cache must not hand out their ids (Store::addSystem finds the others again).
+    void forgetSystems() { m_systems.clear(); }
 
 private:
     Store &m_store;

@@ -14,8 +14,20 @@ void importNcclTests(ImportSession &session, const std::string &path, const std:
 void importP2pMatrix(ImportSession &session, const std::string &path, const std::string &text);
 void importBandwidthTest(ImportSession &session, const std::string &path, const std::string &text);
 void importNvbandwidth(ImportSession &session, const std::string &path, const std::string &text);
+// nvbandwidth -j: places are JSON pointers ("at /nvbandwidth/testcases/3/bandwidth_matrix/0/1").
+void importNvbandwidthJson(ImportSession &session, const std::string &path,
+                           const std::string &text);
 
-enum class TextKind { Unknown, Csv, NcclTests, P2pMatrix, BandwidthTest, Nvbandwidth, MlperfLog };
+enum class TextKind {
+    Unknown,
+    Csv,
+    NcclTests,
+    P2pMatrix,
+    BandwidthTest,
+    Nvbandwidth,
+    NvbandwidthJson,
+    MlperfLog
+};
 // Recognises a file by its content (and, for CSV, its extension).
 TextKind sniff(const std::string &path, std::string_view text);
 

@@ -224,8 +224,9 @@ std::vector<RunRow> RunQuery::rows(const std::vector<std::int64_t> &ids)
     Statement s(m_db,
                 "SELECT r.id, coalesce(y.name, ''), r.benchmark, r.metric, r.value, r.unit, "
                 "r.global_batch_size, coalesce(r.precision, ''), coalesce(r.framework, ''), "
-                "coalesce(r.round, ''), coalesce(r.date, ''), r.measured "
+                "coalesce(r.round, ''), coalesce(r.date, ''), r.measured, coalesce(o.path, '') "
                 "FROM runs r LEFT JOIN systems y ON y.id = r.system_id "
+                "LEFT JOIN sources o ON o.id = r.source_id "
                 "WHERE r.id IN (SELECT value FROM json_each(?1))",
                 m_path);
     s.bind(1, idArray(ids));
@@ -245,6 +246,7 @@ std::vector<RunRow> RunQuery::rows(const std::vector<std::int64_t> &ids)
         r.round = s.text(9);
         r.date = s.text(10);
         r.measured = s.integer(11) != 0;
+        r.source = s.text(12);
         found.emplace(r.id, std::move(r));
     }
     std::vector<RunRow> out;

@@ -59,6 +59,7 @@ struct RunRow
     std::string round;
     std::string date;
     bool measured = true;
+    std::string source; // path of the file it was imported from
 };
 
 // Where a run came from.

@@ -186,9 +186,9 @@ void TestCli::usageExitsTwo()
     QCOMPARE(run({"analyze", "a", "--jsn"}).status, 2);
     QCOMPARE(run({"bench", "--filter", "no-such-benchmark"}).status, 2);
     // Every usage error names the command, the option and what it accepts.
-    const Outcome unknown = run({"runs"});
+    const Outcome unknown = run({"rnus"});
     QCOMPARE(unknown.status, 2);
-    QVERIFY2(unknown.err.find("unknown command \"runs\"") != std::string::npos,
+    QVERIFY2(unknown.err.find("unknown command \"rnus\"") != std::string::npos,
              unknown.err.c_str());
     QVERIFY2(unknown.err.find("predict") != std::string::npos, unknown.err.c_str());
     const std::string seed = examplePath("seed-testbed.clab");

@@ -51,14 +51,19 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string db = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
         std::string out, err;
+        // notes.txt was named but is no known format: it fails alone, the results land, exit 1.
         QCOMPARE(run({"import", "--db", db, "--json", fixture("mlperf"), fixture("notes.txt")}, out,
                      err),
-                 0);
+                 1);
         const auto j = nlohmann::json::parse(out);
         QCOMPARE(j["imported"].size(), std::size_t(2));
         QCOMPARE(j["imported"][0]["kind"].get<std::string>(), std::string("mlperf"));
         QCOMPARE(j["imported"][0]["score_minutes"].get<double>(), 18.0);
-        QCOMPARE(j["skipped"].size(), std::size_t(2)); // the aborted run and notes.txt
+        QCOMPARE(j["skipped"].size(), std::size_t(1)); // the aborted run
+        QCOMPARE(j["failed"].size(), std::size_t(1));
+        QVERIFY(j["failed"][0]["path"].get<std::string>().find("notes.txt") != std::string::npos);
+        QVERIFY2(err.find("1 file failed") != std::string::npos, err.c_str());
+        QVERIFY2(err.find("the other 2 items were imported") != std::string::npos, err.c_str());
         QCOMPARE(run({"import", "--db", db, fixture("mlperf")}, out, err), 0);
         QVERIFY2(out.find("nothing new") != std::string::npos, out.c_str());
     }
@@ -77,6 +82,34 @@ private Q_SLOTS:
             run({"import", "--db", fixture("notes.txt"), fixture("bandwidth_test.txt")}, out, err),
             1);
         QVERIFY2(err.find("not an SQLite database") != std::string::npos, err.c_str());
+    }
+
+    // A folder with one bad file: the good ones land, the bad one is listed with its line, exit 1.
+    // --all-or-nothing imports nothing.
+    void oneBadFileDoesNotCancelTheBatch()
+    {
+        namespace fs = std::filesystem;
+        QTemporaryDir dir;
+        const fs::path logs = dir.filePath(QStringLiteral("logs")).toStdString();
+        fs::create_directory(logs);
+        for (const char *name : {"nccl_all_reduce.txt", "bandwidth_test.txt", "nccl_garbled.txt"})
+            fs::copy_file(fixture(name), logs / name);
+        const std::string db = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+        std::string out, err;
+        QCOMPARE(run({"import", "--db", db, "--all-or-nothing", logs.string()}, out, err), 1);
+        QVERIFY2(err.find("nccl_garbled.txt: line 24") != std::string::npos, err.c_str());
+        QVERIFY2(err.find("Nothing was imported") != std::string::npos, err.c_str());
+        QCOMPARE(run({"import", "--db", db, logs.string()}, out, err), 1);
+        QVERIFY2(out.find("nccl_all_reduce.txt: 26 measurements") != std::string::npos,
+                 out.c_str());
+        QVERIFY2(err.find("nccl_garbled.txt: line 24: expected 13 columns") != std::string::npos,
+                 err.c_str());
+        QVERIFY2(err.find("1 file failed and was not imported; the other 2 items were imported")
+                     != std::string::npos,
+                 err.c_str());
+        // The good files are in: importing again finds nothing new, and still names the bad one.
+        QCOMPARE(run({"import", "--db", db, logs.string()}, out, err), 1);
+        QVERIFY2(out.find("nothing new") != std::string::npos, out.c_str());
     }
 
     // File names on Linux are bytes. A Latin-1 name is imported, and reported with U+FFFD where

@@ -25,6 +25,7 @@ private Q_SLOTS:
     }
     void importsInTheBackground();
     void cancelLeavesStoreAsItWas();
+    void oneBadFileIsReportedTheOthersLand();
     void savesPredictionsOnce();
 
 private:
@@ -71,6 +72,25 @@ void TestImport::cancelLeavesStoreAsItWas()
     store::Store s(w.storePath().toStdString());
     QCOMPARE(s.count(store::Table::Runs), std::int64_t(0));
     QCOMPARE(s.count(store::Table::Sources), std::int64_t(0));
+}
+
+void TestImport::oneBadFileIsReportedTheOthersLand()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setStorePath(dir.filePath(QStringLiteral("store.sqlite")));
+    QSignalSpy done(&w, &MainWindow::importDone);
+    QSignalSpy report(&w, &MainWindow::errorShown);
+    const QString data = QStringLiteral(CLAB_TEST_DATA) + QStringLiteral("/import/");
+    w.importResults({writeCsv(dir, 10), data + QStringLiteral("nccl_garbled.txt")});
+    QVERIFY(done.wait(60000));
+    QCOMPARE(done.at(0).at(0).toString(),
+             QStringLiteral("Imported 1 item(s); 1 file(s) failed and were left out."));
+    QCOMPARE(report.count(), 1);
+    const QString summary = report.at(0).at(0).toString();
+    QVERIFY2(summary.contains(QLatin1String("nccl_garbled.txt: line 24")), qPrintable(summary));
+    store::Store s(w.storePath().toStdString());
+    QCOMPARE(s.count(store::Table::Runs), std::int64_t(10));
 }
 
 void TestImport::savesPredictionsOnce()
