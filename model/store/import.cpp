@@ -109,6 +109,18 @@ bool isSourceCode(const fs::path &file)
     return extensions.count(extension) > 0 || names.count(file.filename().string()) > 0;
 }
 
+// Whether a folder between `root` and `file` is an MLPerf code folder ("benchmarks",
+// "implementations"): results live under results/<system>/<benchmark>/.
+bool insideCodeTree(const fs::path &file, const fs::path &root)
+{
+    const fs::path relative = file.parent_path().lexically_relative(root);
+    for (const fs::path &part : relative) {
+        if (part == "implementations" || part == "benchmarks")
+            return true;
+    }
+    return false;
+}
+
 std::size_t countFiles(const fs::path &dir)
 {
     std::size_t n = 0;
@@ -219,7 +231,12 @@ void importFolder(ImportSession &session, const fs::path &root)
         if (!it->is_regular_file())
             continue;
         if (isResultLog(it->path())) {
-            benchmarkDirs.push_back(it->path().parent_path());
+            // A log inside a code tree (benchmarks/<b>/implementations/...) is a sample or a
+            // test input of the training code, not a submitted result.
+            if (insideCodeTree(it->path(), root))
+                ++passedOver;
+            else
+                benchmarkDirs.push_back(it->path().parent_path());
             continue;
         }
         if (isSourceCode(it->path())) {

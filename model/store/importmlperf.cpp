@@ -67,6 +67,26 @@ std::string roundOf(const std::string &folder)
 
 } // namespace
 
+std::string roundOfRunDate(double startMs)
+{
+    // Publication days of the MLPerf Training rounds (MLCommons results announcements,
+    // mlcommons.org/benchmarks/training). Runs are made before the submission deadline, some
+    // weeks before the round is published, so a run belongs to the first round published after it.
+    static const std::pair<const char *, const char *> rounds[] = {
+        {"2018-12-12", "0.5"}, {"2019-07-10", "0.6"}, {"2020-07-29", "0.7"}, {"2021-06-30", "1.0"},
+        {"2021-12-01", "1.1"}, {"2022-06-29", "2.0"}, {"2022-11-09", "2.1"}, {"2023-06-27", "3.0"},
+        {"2023-11-08", "3.1"}, {"2024-06-12", "4.0"}, {"2024-11-13", "4.1"}, {"2025-06-04", "5.0"},
+        {"2025-11-12", "5.1"}};
+    if (startMs <= 0)
+        return {};
+    const std::string day = isoDate(startMs);
+    for (const auto &[published, round] : rounds) {
+        if (day <= published)
+            return round;
+    }
+    return {};
+}
+
 MlperfRun parseMlperfLog(std::string_view text, const std::string &file)
 {
     MlperfRun run;
@@ -149,6 +169,8 @@ MlperfRun parseMlperfLog(std::string_view text, const std::string &file)
             run.benchmark = stringValue(value);
         } else if (key == "submission_division") {
             run.division = stringValue(value);
+        } else if (key == "submission_org") {
+            run.org = stringValue(value);
         }
     }
     if (!started)
@@ -307,6 +329,13 @@ void importMlperfSubmission(ImportSession &session, const fs::path &dir)
         const fs::path systemJson = submitterDir / "systems" / (systemName + ".json");
         if (fs::exists(systemJson))
             system = addSystemFile(session, systemJson, submitter);
+    }
+    // A folder that does not say: the logs do (submission_org, and the run's date for the round).
+    for (const MlperfRun &run : runs) {
+        if (submitter.empty() && !run.org.empty())
+            submitter = validUtf8(run.org);
+        if (round.empty())
+            round = roundOfRunDate(run.startMs);
     }
     if (system.id == 0) {
         SystemRecord record{

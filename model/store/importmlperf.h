@@ -23,6 +23,7 @@ struct MlperfRun
     std::vector<double> throughput;
     std::string benchmark; // submission_benchmark
     std::string division;
+    std::string org; // submission_org
 
     bool ok() const { return failure.empty(); }
     double minutes() const { return (stopMs - startMs) / 60000.0; }
@@ -32,6 +33,11 @@ struct MlperfRun
 // run_start or run_stop, with a status other than success, or with a malformed log line fails (as
 // in mlcommons/logging's result_summarizer, where a parse error drops the run).
 MlperfRun parseMlperfLog(std::string_view text, const std::string &file);
+
+// The MLPerf Training round a run made on `startMs` (Unix ms) was submitted to: the first round
+// published on or after that day ("3.0"), or "" before v0.5 or after the last round known here.
+// For logs whose path carries no vX.Y folder.
+std::string roundOfRunDate(double startMs);
 
 // result_summarizer's rule: sort the converged runs' minutes, drop the `dropped` fastest (4 for
 // unet3d, else 1) and as many slowest, where the failed runs count as the slowest. nullopt when

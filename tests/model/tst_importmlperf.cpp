@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace clab;
 using namespace clab::store;
@@ -101,6 +102,71 @@ private Q_SLOTS:
             s, {fixture("mlperf"), fixture("mlperf/v9.9/Acme/results/box_8xA100/ssd")});
         QCOMPARE(again.imported.size(), std::size_t(0));
         QCOMPARE(s.count(Table::Runs), before);
+    }
+
+    // A run belongs to the first round published on or after its day.
+    void roundFromRunDate()
+    {
+        const auto ms = [](int y, int m, int d) {
+            return double(QDateTime(QDate(y, m, d), QTime(12, 0), Qt::UTC).toMSecsSinceEpoch());
+        };
+        QCOMPARE(roundOfRunDate(ms(2019, 6, 8)), std::string("0.6"));
+        QCOMPARE(roundOfRunDate(ms(2023, 5, 9)), std::string("3.0"));
+        QCOMPARE(roundOfRunDate(ms(2023, 6, 28)), std::string("3.1")); // after v3.0 was out
+        QCOMPARE(roundOfRunDate(ms(2024, 10, 1)), std::string("4.1"));
+        QCOMPARE(roundOfRunDate(0), std::string());
+        QCOMPARE(roundOfRunDate(ms(2031, 1, 1)), std::string()); // beyond the rounds known
+    }
+
+    // Every real log of the shared sample dates to the round its folder names.
+    void realRoundsFromLogs()
+    {
+        namespace fs = std::filesystem;
+        const fs::path root = fs::path(CLAB_SHARED_DIR) / "reference/mlperf_results_sample";
+        if (!fs::exists(root))
+            QSKIP("the shared reference folder is absent");
+        int checked = 0;
+        for (const auto &entry : fs::recursive_directory_iterator(root)) {
+            if (entry.path().filename().string().rfind("result_", 0) != 0)
+                continue;
+            fs::path round = entry.path();
+            while (!round.empty() && round.filename().string().rfind('v', 0) != 0)
+                round = round.parent_path();
+            std::ifstream in(entry.path());
+            const std::string text((std::istreambuf_iterator<char>(in)), {});
+            const MlperfRun run = parseMlperfLog(text, entry.path().string());
+            if (!run.ok())
+                continue;
+            QCOMPARE(roundOfRunDate(run.startMs), round.filename().string().substr(1));
+            ++checked;
+        }
+        QVERIFY(checked >= 30); // 6 submissions of 5 to 10 runs
+    }
+
+    // A submitter folder taken out of its round folder: the round comes from the logs' dates,
+    // and a result log inside the training code (benchmarks/.../implementations/) is not a system.
+    void roundFromLogsAndCodeTreesPassedOver()
+    {
+        namespace fs = std::filesystem;
+        QTemporaryDir dir;
+        const fs::path acme = fs::path(dir.path().toStdString()) / "Acme";
+        fs::copy(fixture("mlperf/v9.9/Acme"), acme, fs::copy_options::recursive);
+        const fs::path sample = acme / "benchmarks/ssd/implementations/pytorch/sample";
+        fs::create_directories(sample);
+        fs::copy_file(acme / "results/box_8xA100/ssd/result_0.txt", sample / "result_0.txt");
+        Store s(dir.filePath(QStringLiteral("s.sqlite")).toStdString());
+        const ImportReport r = importPaths(s, {acme.string()});
+        QCOMPARE(r.imported.size(), std::size_t(2));
+        const OrderedJson *ssd = entryFor(r, "box_8xA100", "ssd");
+        QVERIFY(ssd);
+        QCOMPARE((*ssd)["round"].get<std::string>(), std::string("0.6")); // logs of June 2019
+        QVERIFY(!entryFor(r, "implementations", "ssd") && !entryFor(r, "sample", "ssd"));
+        QCOMPARE(s.count(Table::Systems), 1);
+        // The code tree is one summary line, not a line per file.
+        int codeLines = 0;
+        for (const auto &k : r.skipped)
+            codeLines += k.reason.find("passed over") != std::string::npos ? 1 : 0;
+        QCOMPARE(codeLines, 1);
     }
 
     void garbledLogsFailRuns()
