@@ -19,6 +19,7 @@
 #include "views/palette/palettewidget.h"
 #include "views/systems/systemsview.h"
 
+#include "store/seed.h"
 #include "store/store.h"
 
 #include <QApplication>
@@ -28,6 +29,7 @@
 #include <QFileDialog>
 #include <QFile>
 #include <QFileInfo>
+#include <QThread>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
@@ -125,6 +127,8 @@ MainWindow::~MainWindow()
     disconnect(&m_document, nullptr, this, nullptr);
     delete m_controller;
     delete m_autosave;
+    if (m_seedThread)
+        m_seedThread->wait(); // a window closed during its first 0.1 s: let the seeding finish
 }
 
 void MainWindow::createDocks()
@@ -529,6 +533,38 @@ void MainWindow::fillRecentMenu()
         });
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::seedStoreIfNew()
+{
+    const QString path = storePath();
+    if (store::seedingDisabled() || QFileInfo::exists(path) || m_seedThread)
+        return;
+    // About 0.1 s of SQLite inserts: off the GUI thread, so the window is up at once.
+    const std::string db = path.toStdString();
+    auto *thread = QThread::create([db, this] {
+        QString message;
+        try {
+            if (store::seedIfNew(db))
+                message = tr("Your experiment store was created with the recorded results "
+                             "ComposeLab ships (MLPerf Training, training throughput, link "
+                             "bandwidths).");
+        } catch (const std::exception &e) {
+            message = tr("Could not create the experiment store: %1")
+                          .arg(QString::fromStdString(e.what()));
+        }
+        QMetaObject::invokeMethod(this, [this, message] {
+            m_experiments->reload();
+            m_charts->reload();
+            if (!message.isEmpty())
+                statusBar()->showMessage(message, 10000);
+            Q_EMIT storeSeeded(message);
+        });
+    });
+    m_seedThread = thread;
+    thread->setParent(this);
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    thread->start();
 }
 
 void MainWindow::showImportReport(int failed, const QString &summary)

@@ -7,11 +7,13 @@
 #include "design/examples.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <optional>
 
 class QMenu;
 class QLabel;
+class QThread;
 
 namespace clab {
 
@@ -62,6 +64,10 @@ public:
     void offerRecovery();
     // Imports recorded results into the experiment store on a worker thread, with a progress
     // dialog whose Cancel rolls the import back.
+    // On a first start (no store file at storePath()), creates the experiment store with the
+    // shipped recorded results in the background and reloads the docks; store::seedingDisabled()
+    // (COMPOSELAB_EMPTY_STORE=1) leaves it empty. Emits storeSeeded when done.
+    void seedStoreIfNew();
     void importResults(const QStringList &paths);
     QString storePath() const;
     void setStorePath(const QString &path);
@@ -90,6 +96,7 @@ public:
 Q_SIGNALS:
     void analysisUpdated();
     void errorShown(const QString &message);
+    void storeSeeded(const QString &message);
     void importDone(const QString &message);
 
 protected:
@@ -114,6 +121,7 @@ private:
     void showError(const QString &title, const QString &message);
     // After an import in which some files failed: each file with its reason, the others landed.
     void showImportReport(int failed, const QString &summary);
+
     void fitAfterLoad();
     void followSelection();
 
@@ -128,6 +136,7 @@ private:
     views::FindingsPanel *m_findings;
     views::SystemsView *m_view;
     ImportRunner *m_import;
+    QPointer<QThread> m_seedThread; // seedStoreIfNew() at work
     views::ExperimentsView *m_experiments;
     views::ChartsPanel *m_charts;
     views::ClusterView *m_cluster;

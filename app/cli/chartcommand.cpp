@@ -1,6 +1,8 @@
 #include "cli/validators.h"
 #include "cli/chartcommand.h"
 
+#include "cli/userstore.h"
+
 #include "charts/storequery.h"
 #include "store/sqlite.h"
 #include "util/fileio.h"
@@ -68,8 +70,10 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
         return 2;
     }
     charts::ChartData chart;
+    std::string db = options.db;
     try {
-        charts::StoreQuery store(options.db);
+        db = storeFor(options.db, err);
+        charts::StoreQuery store(db);
         charts::Filter filter;
         filter.benchmark = options.benchmark;
         filter.system = options.system;
@@ -86,7 +90,7 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
     for (const std::string &note : chart.notes)
         err << "chart: " << note << "\n";
     if (chart.empty()) {
-        err << options.db << ": nothing to draw for a " << options.kind << " chart"
+        err << db << ": nothing to draw for a " << options.kind << " chart"
             << (options.benchmark.empty() ? "" : " of benchmark " + options.benchmark)
             << (options.system.empty() ? "" : " on systems matching \"" + options.system + "\"")
             << "\n";
@@ -126,7 +130,7 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
 {
     CLI::App *cmd = app.add_subcommand(
         "chart", "Draw a chart of the experiment store (PNG, PDF or SVG), headless");
-    cmd->add_option("--db", options.db, "Experiment store (SQLite file)")->required();
+    cmd->add_option("--db", options.db, "Experiment store (SQLite file; default: the user's)");
     cmd->add_option("--kind", options.kind,
                     "ttt, scaling, bandwidth, heatmap, collective or breakdown")
         ->required();

@@ -10,12 +10,12 @@ class App;
 
 namespace clab::cli {
 
-// `composelab chart --db DB --kind KIND [--benchmark B] [--system S] [--measured|--predicted]
+// `composelab chart [--db DB] --kind KIND [--benchmark B] [--system S] [--measured|--predicted]
 // [--dpi N] [--csv FILE] --out FILE.{png,svg,pdf}`: draws a chart of the experiment store
 // headless (an offscreen QApplication when none is running).
 struct ChartOptions
 {
-    std::string db;
+    std::string db;   // empty: the user's store (cli/userstore.h)
     std::string kind; // ttt, scaling, bandwidth, heatmap, collective, breakdown
     std::string benchmark;
     std::string system; // substring of the system name

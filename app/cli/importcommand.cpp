@@ -1,5 +1,7 @@
 #include "cli/importcommand.h"
 
+#include "cli/userstore.h"
+
 #include "store/import.h"
 #include "store/store.h"
 #include "util/inputerror.h"
@@ -84,8 +86,9 @@ int importCommand(const ImportOptions &options, std::ostream &out, std::ostream 
         err << "import: give at least one file or folder\n";
         return 2;
     }
-    const std::string db = options.db.empty() ? store::defaultStorePath() : options.db;
+    std::string db = options.db;
     try {
+        db = storeFor(options.db, err);
         if (options.db.empty()) {
             std::error_code ec;
             std::filesystem::create_directories(std::filesystem::path(db).parent_path(), ec);

@@ -1,5 +1,7 @@
 #include "cli/runscommand.h"
 
+#include "cli/userstore.h"
+
 #include "store/runquery.h"
 #include "store/sqlite.h"
 #include "store/store.h"
@@ -27,8 +29,9 @@ std::string number(double v)
 
 int runsCommand(const RunsOptions &options, std::ostream &out, std::ostream &err)
 {
-    const std::string db = options.db.empty() ? store::defaultStorePath() : options.db;
+    std::string db = options.db;
     try {
+        db = storeFor(options.db, err);
         store::RunQuery query(db);
         store::RunFilter filter;
         filter.benchmark = options.benchmark;

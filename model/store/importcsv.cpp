@@ -275,6 +275,98 @@ void genericRows(ImportSession &s, const CsvTable &t, std::int64_t sourceId, Ord
     entry["rows"] = done;
 }
 
+// The kind of link a measurement of the link-bandwidth table is about, from its "measurement"
+// column ("p2p_uni", "h2d (pinned)", "nccl_allreduce_busbw (8 GPUs, ...)", ...).
+std::string linkKind(const std::string &measurement)
+{
+    const auto starts = [&](const char *prefix) { return measurement.rfind(prefix, 0) == 0; };
+    if (starts("nccl_"))
+        return "collective";
+    if (starts("gpu_gpu_internode"))
+        return "network";
+    if (starts("p2p") || starts("gpu_gpu_via_host"))
+        return "p2p";
+    if (starts("h2d"))
+        return "h2d";
+    if (starts("d2h"))
+        return "d2h";
+    if (starts("device_memcpy"))
+        return "d2d";
+    return "other";
+}
+
+// "32000000 B", "512 MiB (largest size run)": the size in bytes, when the cell starts with one.
+std::optional<std::int64_t> messageBytes(const std::string &cell)
+{
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(cell, &used);
+    } catch (const std::exception &) {
+        return std::nullopt;
+    }
+    std::size_t at = cell.find_first_not_of(' ', used);
+    std::string unit;
+    while (at < cell.size() && std::isalpha(static_cast<unsigned char>(cell[at])))
+        unit += cell[at++];
+    const double scale = unit == "B"     ? 1.0
+                         : unit == "KiB" ? 1024.0
+                         : unit == "MiB" ? 1024.0 * 1024
+                         : unit == "GiB" ? 1024.0 * 1024 * 1024
+                                         : 0.0;
+    if (!(v > 0) || scale == 0 || v * scale > 1e15)
+        return std::nullopt;
+    return std::int64_t(v * scale);
+}
+
+// Published link measurements (datasets/link_bandwidth.csv): one per row, with the system and GPU
+// they were taken on, the tool, and the source.
+void linkBandwidthRows(ImportSession &s, const CsvTable &t, std::int64_t sourceId,
+                       OrderedJson &entry)
+{
+    static const std::set<std::string> used
+        = {"link", "measurement", "gb_per_s", "latency_us", "tool", "message_size", "system"};
+    std::size_t done = 0;
+    for (std::size_t i = 0; i < t.rowCount(); ++i) {
+        s.row(i, t.rowCount(), t.fileName());
+        const auto gbps = number(t, i, "gb_per_s");
+        const auto latency = t.hasColumn("latency_us") ? number(t, i, "latency_us") : std::nullopt;
+        if (!gbps && !latency) {
+            s.skip(t.fileName() + ":" + std::to_string(t.lineOf(i)),
+                   "neither gb_per_s nor latency_us");
+            continue;
+        }
+        if (gbps)
+            limits::requireInRange(*gbps, limits::kBandwidth, t.fileName(), line(t, i),
+                                   "column \"gb_per_s\"");
+        if (latency)
+            limits::requireInRange(*latency, limits::kMicroseconds, t.fileName(), line(t, i),
+                                   "column \"latency_us\"");
+        BandwidthRecord b;
+        if (!t.field(i, "system").empty()) {
+            SystemRecord system;
+            system.name = t.field(i, "system");
+            system.description
+                = OrderedJson{{"system", t.field(i, "system")}, {"gpu", t.field(i, "gpu")}}.dump();
+            b.systemId = s.system(system, sourceId);
+        }
+        b.tool = t.field(i, "tool");
+        b.test = t.field(i, "measurement");
+        b.link = linkKind(b.test);
+        b.gbps = gbps;
+        b.latencyUs = latency;
+        if (t.hasColumn("message_size"))
+            b.messageBytes = messageBytes(t.field(i, "message_size"));
+        OrderedJson details = rest(t, i, used);
+        details["link_name"] = t.field(i, "link");
+        b.details = details.dump();
+        b.place = line(t, i);
+        s.store().addBandwidth(b, sourceId);
+        ++done;
+    }
+    entry["measurements"] = done;
+}
+
 } // namespace
 
 void importCsvFile(ImportSession &session, const std::string &path, const std::string &text)
@@ -289,13 +381,18 @@ void importCsvFile(ImportSession &session, const std::string &path, const std::s
         requireColumns(t, {"model", "gpu", "gpu_count", "batch_size", "throughput"},
                        "expected the header of a training-throughput table");
         kind = "throughput_csv";
+    } else if (t.hasColumn("gb_per_s") && t.hasColumn("measurement")) {
+        requireColumns(t, {"link", "measurement", "gb_per_s", "tool", "source_url"},
+                       "expected the header of a link-bandwidth table");
+        kind = "link_bandwidth_csv";
     } else if (t.hasColumn("benchmark") && t.hasColumn("value")) {
         kind = "generic_csv";
     } else {
         throw InputError(path, "line 1",
                          "not a known table: expected an MLPerf results table (round, submitter, "
                          "system, benchmark, minutes), a throughput table (model, gpu, gpu_count, "
-                         "batch_size, throughput) or a generic table (benchmark, value, ...)");
+                         "batch_size, throughput), a link-bandwidth table (link, measurement, "
+                         "gb_per_s, tool, source_url) or a generic table (benchmark, value, ...)");
     }
     const auto sourceId = session.newSource(path, sha256Hex(text), kind);
     if (!sourceId)
@@ -305,6 +402,8 @@ void importCsvFile(ImportSession &session, const std::string &path, const std::s
         mlperfRows(session, t, *sourceId, entry);
     else if (std::string(kind) == "throughput_csv")
         throughputRows(session, t, *sourceId, entry);
+    else if (std::string(kind) == "link_bandwidth_csv")
+        linkBandwidthRows(session, t, *sourceId, entry);
     else
         genericRows(session, t, *sourceId, entry);
     session.report().imported.push_back(std::move(entry));

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 #include "store/store.h"
+#include "views/experiments/experimentsview.h"
+#include "views/experiments/runtablemodel.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -26,6 +28,7 @@ private Q_SLOTS:
     void importsInTheBackground();
     void cancelLeavesStoreAsItWas();
     void oneBadFileIsReportedTheOthersLand();
+    void firstStartShowsRecordedResults();
     void savesPredictionsOnce();
 
 private:
@@ -91,6 +94,24 @@ void TestImport::oneBadFileIsReportedTheOthersLand()
     QVERIFY2(summary.contains(QLatin1String("nccl_garbled.txt: line 24")), qPrintable(summary));
     store::Store s(w.storePath().toStdString());
     QCOMPARE(s.count(store::Table::Runs), std::int64_t(10));
+}
+
+void TestImport::firstStartShowsRecordedResults()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    w.setStorePath(dir.filePath(QStringLiteral("new/experiments.sqlite")));
+    QSignalSpy seeded(&w, &MainWindow::storeSeeded);
+    w.seedStoreIfNew();
+    QVERIFY(seeded.wait(30000));
+    QVERIFY2(seeded.at(0).at(0).toString().contains(QLatin1String("recorded results")),
+             qPrintable(seeded.at(0).at(0).toString()));
+    QVERIFY(w.experimentsView()->errorText().isEmpty());
+    QVERIFY(w.experimentsView()->model()->rowCount() > 0);
+    // The store is the user's from now on: a second start leaves it alone.
+    seeded.clear();
+    w.seedStoreIfNew();
+    QVERIFY(!seeded.wait(500));
 }
 
 void TestImport::savesPredictionsOnce()
