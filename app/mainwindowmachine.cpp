@@ -3,6 +3,7 @@
 
 #include "catalog/catalog.h"
 #include "machine/machine.h"
+#include "machine/measurements.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
 
@@ -41,10 +42,11 @@ bool MainWindow::newFromMachine(const QStringList &paths, const QString &gpu)
         for (const QString &path : paths) {
             machine::MachineInput in{path.toStdString(), readTextFile(path.toStdString())};
             const machine::InputKind kind = machine::kindOf(in.text);
-            if (kind == machine::InputKind::Other)
+            if (kind == machine::InputKind::Other && !machine::isMeasurementOutput(in))
                 throw InputError(in.path, "",
-                                 "not `nvidia-smi topo -m` output, `nvidia-smi -L` "
-                                 "output or an MLPerf systems/*.json");
+                                 "not `nvidia-smi topo -m` output, `nvidia-smi -L` output, an "
+                                 "MLPerf systems/*.json, or a p2pBandwidthLatencyTest, "
+                                 "nvbandwidth, bandwidthTest or nccl-tests output");
             matrix = matrix || kind == machine::InputKind::TopoMatrix;
             named = named || kind == machine::InputKind::GpuNames;
             inputs.push_back(std::move(in));

@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "design/rules.h"
+#include "machine/measurements.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
 
@@ -24,10 +25,12 @@ int machineCommand(const MachineCommandOptions &options, std::ostream &out, std:
         std::vector<machine::MachineInput> inputs;
         for (const std::string &file : options.files) {
             machine::MachineInput in{file, readTextFile(file)};
-            if (machine::kindOf(in.text) == machine::InputKind::Other)
+            if (machine::kindOf(in.text) == machine::InputKind::Other
+                && !machine::isMeasurementOutput(in))
                 throw InputError(file, "",
-                                 "not `nvidia-smi topo -m` output, `nvidia-smi -L` "
-                                 "output or an MLPerf systems/*.json");
+                                 "not `nvidia-smi topo -m` output, `nvidia-smi -L` output, an "
+                                 "MLPerf systems/*.json, or a p2pBandwidthLatencyTest, "
+                                 "nvbandwidth, bandwidthTest or nccl-tests output");
             inputs.push_back(std::move(in));
         }
         const machine::MachineDesign built = machine::buildMachine(inputs, options.machine, cat);

@@ -93,6 +93,22 @@ struct Position
     bool operator==(const Position &) const = default;
 };
 
+// A bandwidth measured on the real machine the design describes (`composelab machine` attaches
+// the p2pBandwidthLatencyTest, nvbandwidth, bandwidthTest and nccl-tests outputs given to it), to
+// be shown beside the model's value for the same transfer.
+struct Measurement
+{
+    std::string kind;   // "h2d", "d2h", "p2p" (from -> to), "collective" (a system's bus bandwidth)
+    std::string from;   // device id; empty for the host (h2d) or for a collective
+    std::string to;     // device id; empty for the host (d2h) or for a collective
+    std::string system; // the composed system a collective ran on; empty: the design's only one
+    double GBps = 0;
+    std::string tool;   // "p2pBandwidthLatencyTest", "nvbandwidth", ...
+    std::string test;   // the tool's test, e.g. "Unidirectional P2P=Enabled Bandwidth Matrix"
+    std::string source; // the file it was read from
+    bool operator==(const Measurement &) const = default;
+};
+
 struct Design
 {
     std::string name;
@@ -105,6 +121,7 @@ struct Design
     std::vector<System> systems;
     std::optional<Cluster> cluster;
     std::map<std::string, Position> layout; // canvas positions by item id; no meaning for analysis
+    std::vector<Measurement> measurements;  // of the real machine, when the design is one
     // Definitions of the user-defined parts the design uses (catalog sections, canonical JSON
     // text), so that the file opens on a machine without them; "" when it uses none.
     std::string parts;

@@ -90,6 +90,25 @@ System readSystem(ObjectReader &r)
     return s;
 }
 
+Measurement readMeasurement(ObjectReader &r)
+{
+    Measurement m;
+    m.kind = r.string("kind");
+    if (m.kind != "h2d" && m.kind != "d2h" && m.kind != "p2p" && m.kind != "collective")
+        r.fail("kind",
+               "expected \"h2d\", \"d2h\", \"p2p\" or \"collective\", found \"" + m.kind + "\"");
+    m.from = r.string("from", "");
+    m.to = r.string("to", "");
+    m.system = r.string("system", "");
+    m.GBps = r.positive("GBps");
+    if (m.GBps > 1e6)
+        r.fail("GBps", "expected a bandwidth below 10^6 GB/s");
+    m.tool = r.string("tool", "");
+    m.test = r.string("test", "");
+    m.source = r.string("source", "");
+    return m;
+}
+
 // Each system's peer-to-peer matrix has n * (n - 1) entries; their sum bounds the analysis' work.
 std::size_t peerPairs(const System &system)
 {
@@ -173,6 +192,7 @@ std::string limitProblem(const Design &d)
         {"links", d.links.size()},
         {"systems", d.systems.size()},
         {"layout positions", d.layout.size()},
+        {"measurements", d.measurements.size()},
     };
     const std::string most
         = " (a design holds at most " + std::to_string(limits::kMaxDesignItems) + " of each)";
@@ -220,6 +240,7 @@ Design readDesign(std::string_view text, const std::string &fileName)
     checkPeerPairs(d.systems, root);
     d.cluster = readCluster(root);
     d.layout = readLayout(root);
+    d.measurements = readArray<Measurement>(root, "measurements", readMeasurement);
     if (const Json *parts = root.optionalObject("parts")) {
         // Checked as catalog sections when the design registers them; here only the shape.
         for (auto it = parts->begin(); it != parts->end(); ++it)
@@ -333,6 +354,23 @@ std::string writeDesign(const Design &d)
     }
     if (!d.parts.empty())
         j["parts"] = OrderedJson::parse(d.parts);
+    if (!d.measurements.empty()) {
+        OrderedJson list = OrderedJson::array();
+        for (const Measurement &m : d.measurements) {
+            OrderedJson o;
+            o["kind"] = m.kind;
+            for (const auto &[key, value] :
+                 {std::pair{"from", &m.from}, {"to", &m.to}, {"system", &m.system}})
+                if (!value->empty())
+                    o[key] = *value;
+            o["GBps"] = m.GBps;
+            o["tool"] = m.tool;
+            o["test"] = m.test;
+            o["source"] = m.source;
+            list.push_back(std::move(o));
+        }
+        j["measurements"] = std::move(list);
+    }
     return j.dump(2) + "\n";
 }
 

@@ -252,6 +252,7 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
                  + " NIC-to-NIC routes per analysis)",
              {}});
     }
+    attachMeasurements(out, design);
     return out;
 }
 

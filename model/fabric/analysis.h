@@ -4,6 +4,8 @@
 #include "fabric/routes.h"
 #include "fabric/stepflows.h"
 
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,8 @@ struct HostToDevice
     double allSystemsGBps = 0; // all GPUs of every system reading at once
     std::string bottleneck;    // the link that limits it when its system reads at once
     std::vector<std::string> route;
+    std::optional<double> measuredGBps; // the real machine's, when the design has it
+    std::string measuredBy;             // its tool and test
 };
 
 struct PeerToPeer
@@ -27,6 +31,8 @@ struct PeerToPeer
     double GBps = 0;
     double latencyUs = 0;
     std::vector<std::string> route;
+    std::optional<double> measuredGBps;
+    std::string measuredBy;
 };
 
 struct StorageRead
@@ -59,6 +65,9 @@ struct SystemReport
     // ring all-reduce does: the slowest hop's share is the ring's per-GPU bandwidth.
     double ringGBps = 0;
     double ringLatencyUs = 0; // slowest hop
+    // nccl-tests' bus bandwidth on the real machine, to set beside ringGBps.
+    std::optional<double> measuredBusGBps;
+    std::string measuredBusBy;
     // A training step's transfers at once (ring, input copies, drive reads, GPU to NIC), for the
     // performance model's sharing of links between them.
     StepFlows flows;
@@ -83,5 +92,17 @@ struct Analysis
 // The full analysis: design rules, and for every composed system its host-to-device table (alone,
 // system busy, every system busy), peer-to-peer matrix, drive reads, and what shared parts cost.
 Analysis analyze(const design::Design &design, const catalog::Catalog &catalog);
+
+// Sets the measured values of the design's measurements beside the modelled ones (called by
+// analyze). A measurement for a transfer the analysis does not have is left out.
+void attachMeasurements(Analysis &analysis, const design::Design &design);
+
+// How far a model value is from a measurement: model / measured. Pairs off by more than
+// kMeasuredTolerance (either way) are flagged.
+inline constexpr double kMeasuredTolerance = 0.15;
+inline bool offByMoreThanTolerance(double modelGBps, double measuredGBps)
+{
+    return measuredGBps > 0 && std::abs(modelGBps / measuredGBps - 1) > kMeasuredTolerance;
+}
 
 } // namespace clab::fabric

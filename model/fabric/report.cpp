@@ -33,6 +33,18 @@ std::string pad(const std::string &s, std::size_t width)
     return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
 }
 
+// "measured_GBps", the model's ratio to it and whether they are further apart than the tolerance.
+void addMeasured(OrderedJson &entry, double modelGBps, const std::optional<double> &measured,
+                 const std::string &measuredBy)
+{
+    if (!measured)
+        return;
+    entry["measured_GBps"] = round2(*measured);
+    entry["model_over_measured"] = round3(modelGBps / *measured);
+    entry["off_by_more_than_15_percent"] = offByMoreThanTolerance(modelGBps, *measured);
+    entry["measured_by"] = measuredBy;
+}
+
 } // namespace
 
 OrderedJson analysisToJson(const Analysis &a)
@@ -54,6 +66,8 @@ OrderedJson analysisToJson(const Analysis &a)
                            {"all_systems_GBps", round2(h.allSystemsGBps)},
                            {"bottleneck", h.bottleneck},
                            {"route", h.route}});
+        for (std::size_t i = 0; i < s.h2d.size(); ++i)
+            addMeasured(h2d[i], s.h2d[i].aloneGBps, s.h2d[i].measuredGBps, s.h2d[i].measuredBy);
         js["h2d"] = std::move(h2d);
         OrderedJson p2p = OrderedJson::array();
         for (const PeerToPeer &p : s.p2p)
@@ -63,6 +77,8 @@ OrderedJson analysisToJson(const Analysis &a)
                            {"GBps", round2(p.GBps)},
                            {"latency_us", round3(p.latencyUs)},
                            {"route", p.route}});
+        for (std::size_t i = 0; i < s.p2p.size(); ++i)
+            addMeasured(p2p[i], s.p2p[i].GBps, s.p2p[i].measuredGBps, s.p2p[i].measuredBy);
         js["p2p"] = std::move(p2p);
         OrderedJson storage = OrderedJson::array();
         for (const StorageRead &r : s.storage)
@@ -78,6 +94,11 @@ OrderedJson analysisToJson(const Analysis &a)
         js["sharing"] = std::move(sharing);
         js["ring_GBps"] = round2(s.ringGBps);
         js["ring_latency_us"] = round3(s.ringLatencyUs);
+        if (s.measuredBusGBps) {
+            OrderedJson bus;
+            addMeasured(bus, s.ringGBps, s.measuredBusGBps, s.measuredBusBy);
+            js["ring_measured"] = std::move(bus);
+        }
         systems.push_back(std::move(js));
     }
     root["systems"] = std::move(systems);

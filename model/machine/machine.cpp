@@ -1,5 +1,7 @@
 #include "machine/machine.h"
 
+#include "machine/measurements.h"
+
 #include "catalog/catalog.h"
 #include "design/autolayout.h"
 #include "perf/platform.h"
@@ -507,6 +509,7 @@ MachineDesign buildMachine(const std::vector<MachineInput> &inputs, const Machin
                            const catalog::Catalog &catalog)
 {
     MachineDesign out = buildFrom(inputs, options, catalog);
+    out.design.measurements = measurementsOf(inputs, out.design, out.notes);
     if (!out.notes.empty()) {
         out.design.description += " Assumed or left out:";
         for (const std::string &note : out.notes)

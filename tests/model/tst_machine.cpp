@@ -132,6 +132,8 @@ private Q_SLOTS:
     void gpuModelOrder();
     void mlperfSystems();
     void sharedOutputs();
+    void measurementsAttached();
+    void sharedMeasuredAgainstModelled();
 };
 
 void TestMachine::readsTodaysLayout()
@@ -410,4 +412,78 @@ void TestMachine::sharedOutputs()
 }
 
 QTEST_APPLESS_MAIN(TestMachine)
+// The tool outputs given with the matrix become the design's measurements: the best
+// unidirectional value per transfer, the tools' GPU i as gpu<i>, and their files as sources.
+void TestMachine::measurementsAttached()
+{
+    const std::string data = std::string(CLAB_TEST_DATA) + "/import/";
+    const std::vector<MachineInput> inputs
+        = {{"topo.txt", kTwoSockets},
+           {data + "p2p_bandwidth_latency.txt", readTextFile(data + "p2p_bandwidth_latency.txt")},
+           {data + "bandwidth_test.txt", readTextFile(data + "bandwidth_test.txt")},
+           {data + "nccl_all_reduce.txt", readTextFile(data + "nccl_all_reduce.txt")}};
+    const MachineDesign m = buildMachine(inputs, {"A100-PCIe-80GB", {}, {}, {}}, cat());
+    std::map<std::string, int> kinds;
+    for (const design::Measurement &x : m.design.measurements) {
+        ++kinds[x.kind];
+        QVERIFY(!x.source.empty() && x.GBps > 0);
+        QVERIFY2(x.test.find("idirectional") == std::string::npos
+                     || x.test.find("Unidirectional") == 0,
+                 x.test.c_str());
+    }
+    QCOMPARE(kinds["p2p"], 6); // 3 GPUs of the matrix output: 3 x 2 ordered pairs
+    QCOMPARE(kinds["h2d"], 1);
+    QCOMPARE(kinds["d2h"], 1);
+    QCOMPARE(kinds["collective"], 1);
+    const auto bus = std::find_if(m.design.measurements.begin(), m.design.measurements.end(),
+                                  [](const auto &x) { return x.kind == "collective"; });
+    QCOMPARE(bus->GBps, 205.33); // all_reduce out of place at the largest size (128 MiB)
+    // The analysis sets them beside the model's values.
+    const fabric::Analysis a = fabric::analyze(m.design, cat());
+    QVERIFY(a.systems.at(0).h2d.at(0).measuredGBps);
+    QVERIFY(a.systems.at(0).measuredBusGBps);
+}
+
+// The published outputs of two real machines, their matrix with their p2p and bandwidthTest
+// runs: the model's host-to-device and NVLink-bridge values are within 15 % of the measured.
+void TestMachine::sharedMeasuredAgainstModelled()
+{
+    const std::filesystem::path root
+        = std::filesystem::path(CLAB_SHARED_DIR) / "reference" / "tool_outputs";
+    if (!std::filesystem::exists(root / "index.csv"))
+        QSKIP("../shared/reference/tool_outputs is absent");
+    const auto input = [&](const char *file) {
+        return MachineInput{file, readTextFile((root / file).string())};
+    };
+    // HPE DL380a, two H100 PCIe joined by an NVLink bridge (NV12): p2p 256.6 GB/s measured.
+    const MachineDesign h100
+        = buildMachine({input("nvsmi_topo/08-hpe-dl380a-2x-h100pcie-nvlink-bridge-nv12.txt"),
+                        input("p2p/07-hpe-dl380a-2x-h100pcie-nvlink-bridge.txt")},
+                       {"H100-PCIe-80GB", {}, {}, {}}, cat());
+    const auto &bridged = fabric::analyze(h100.design, cat()).systems.at(0).p2p.at(0);
+    QVERIFY(bridged.measuredGBps);
+    qInfo("H100 PCIe NVLink bridge p2p: model %.1f, measured %.1f GB/s", bridged.GBps,
+          *bridged.measuredGBps);
+    QVERIFY(!fabric::offByMoreThanTolerance(bridged.GBps, *bridged.measuredGBps));
+    // ASUS ESC8000A, four RTX 6000 Ada (the catalog's L40S is the same Ada PCIe Gen4 board).
+    const MachineDesign asus
+        = buildMachine({input("nvsmi_topo/01-asus-esc8000a-4x-rtx6000ada-4nic.txt"),
+                        input("p2p/01-asus-esc8000a-4x-rtx6000ada.txt"),
+                        input("bandwidthtest/01-asus-esc8000a-rtx6000ada-dev0-quick.txt")},
+                       {"L40S", {}, {}, {}}, cat());
+    const auto &s = fabric::analyze(asus.design, cat()).systems.at(0);
+    QVERIFY(s.h2d.at(0).measuredGBps);
+    qInfo("ASUS h2d: model %.1f, measured %.1f GB/s", s.h2d[0].aloneGBps, *s.h2d[0].measuredGBps);
+    QVERIFY(!fabric::offByMoreThanTolerance(s.h2d[0].aloneGBps, *s.h2d[0].measuredGBps));
+    int peers = 0;
+    for (const auto &p : s.p2p) {
+        if (p.measuredGBps) {
+            ++peers;
+            qInfo("ASUS p2p %s->%s (%s): model %.1f, measured %.1f GB/s", p.from.c_str(),
+                  p.to.c_str(), fabric::routeKindName(p.kind), p.GBps, *p.measuredGBps);
+        }
+    }
+    QCOMPARE(peers, 12);
+}
+
 #include "tst_machine.moc"

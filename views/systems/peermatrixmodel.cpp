@@ -55,7 +55,16 @@ QVariant PeerMatrixModel::data(const QModelIndex &index, int role) const
     const fabric::PeerToPeer *p = pair(index.row(), index.column());
     switch (role) {
     case Qt::DisplayRole:
-        return p ? QString::number(p->GBps, 'f', 1) : QStringLiteral("-");
+        if (!p)
+            return QStringLiteral("-");
+        // Model, then the real machine's value when the design has it ("20.9 | 26.3 ⚠").
+        if (p->measuredGBps)
+            return QString::number(p->GBps, 'f', 1) + QStringLiteral(" | ")
+                   + QString::number(*p->measuredGBps, 'f', 1)
+                   + (fabric::offByMoreThanTolerance(p->GBps, *p->measuredGBps)
+                          ? QStringLiteral(" \u26A0")
+                          : QString());
+        return QString::number(p->GBps, 'f', 1);
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::BackgroundRole:
@@ -66,10 +75,19 @@ QVariant PeerMatrixModel::data(const QModelIndex &index, int role) const
         if (!p)
             return {};
         return tr("%1 to %2: %3, %4 GB/s, %5 us")
-            .arg(QString::fromStdString(p->from), QString::fromStdString(p->to),
-                 QString::fromLatin1(fabric::routeKindName(p->kind)))
-            .arg(p->GBps, 0, 'f', 1)
-            .arg(p->latencyUs, 0, 'f', 2);
+                   .arg(QString::fromStdString(p->from), QString::fromStdString(p->to),
+                        QString::fromLatin1(fabric::routeKindName(p->kind)))
+                   .arg(p->GBps, 0, 'f', 1)
+                   .arg(p->latencyUs, 0, 'f', 2)
+               + (p->measuredGBps
+                      ? tr("\nMeasured %1 GB/s (%2); model / measured %3%4")
+                            .arg(*p->measuredGBps, 0, 'f', 1)
+                            .arg(QString::fromStdString(p->measuredBy))
+                            .arg(p->GBps / *p->measuredGBps, 0, 'f', 2)
+                            .arg(fabric::offByMoreThanTolerance(p->GBps, *p->measuredGBps)
+                                     ? tr(", off by more than 15 %")
+                                     : QString())
+                      : QString());
     default:
         return {};
     }

@@ -31,6 +31,22 @@ QTableWidgetItem *number(double value)
     return item;
 }
 
+// "0.96", or "0.69 ⚠" in a warning colour when the model is off by more than 15 %.
+QTableWidgetItem *ratioItem(double model, double measured)
+{
+    const bool off = fabric::offByMoreThanTolerance(model, measured);
+    auto *item = new QTableWidgetItem(QString::number(model / measured, 'f', 2)
+                                      + (off ? QStringLiteral(" \u26A0") : QString()));
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    if (off) {
+        item->setForeground(QColor(0xb3, 0x58, 0x06));
+        item->setToolTip(QObject::tr("The model is %1 % off the measurement (more than 15 %).")
+                             .arg(std::abs(model / measured - 1) * 100, 0, 'f', 0));
+    }
+    return item;
+}
+
 QTableWidgetItem *text(const QString &value)
 {
     auto *item = new QTableWidgetItem(value);
@@ -220,10 +236,26 @@ void SystemsView::showSystem(int row)
         summary += tr("<br>Shares %1 with other systems: loses %2 GB/s when all are busy.")
                        .arg(q(c.part).toHtmlEscaped())
                        .arg(c.lostGBps, 0, 'f', 1);
+    if (s.measuredBusGBps) {
+        const bool off = fabric::offByMoreThanTolerance(s.ringGBps, *s.measuredBusGBps);
+        summary += tr("<br>Ring all-reduce bus bandwidth: model %1 GB/s, measured %2 GB/s (%3); "
+                      "model / measured %4%5")
+                       .arg(s.ringGBps, 0, 'f', 1)
+                       .arg(*s.measuredBusGBps, 0, 'f', 1)
+                       .arg(q(s.measuredBusBy).toHtmlEscaped())
+                       .arg(s.ringGBps / *s.measuredBusGBps, 0, 'f', 2)
+                       .arg(off ? tr(" <b>(off by more than 15 %)</b>") : QString());
+    }
     m_summary->setText(summary);
 
-    const QStringList h2dHeaders = {tr("Device"), tr("Alone (GB/s)"), tr("System busy (GB/s)"),
-                                    tr("All systems busy (GB/s)"), tr("Limited by")};
+    // The real machine's values, where the design has them, right beside the model's alone value.
+    const bool measured = std::any_of(s.h2d.begin(), s.h2d.end(),
+                                      [](const fabric::HostToDevice &h) { return h.measuredGBps; });
+    QStringList h2dHeaders = {tr("Device"), tr("Alone (GB/s)")};
+    if (measured)
+        h2dHeaders << tr("Measured (GB/s)") << tr("Model / measured");
+    h2dHeaders << tr("System busy (GB/s)") << tr("All systems busy (GB/s)") << tr("Limited by");
+    const int shift = measured ? 2 : 0;
     m_h2d->setColumnCount(int(h2dHeaders.size()));
     m_h2d->setHorizontalHeaderLabels(h2dHeaders);
     m_h2d->setRowCount(int(s.h2d.size()));
@@ -231,9 +263,14 @@ void SystemsView::showSystem(int row)
         const auto &h = s.h2d[std::size_t(i)];
         m_h2d->setItem(i, 0, text(q(h.device)));
         m_h2d->setItem(i, 1, number(h.aloneGBps));
-        m_h2d->setItem(i, 2, number(h.concurrentGBps));
-        m_h2d->setItem(i, 3, number(h.allSystemsGBps));
-        m_h2d->setItem(i, 4, text(q(h.bottleneck)));
+        if (h.measuredGBps) {
+            m_h2d->setItem(i, 2, number(*h.measuredGBps));
+            m_h2d->item(i, 2)->setToolTip(q(h.measuredBy));
+            m_h2d->setItem(i, 3, ratioItem(h.aloneGBps, *h.measuredGBps));
+        }
+        m_h2d->setItem(i, 2 + shift, number(h.concurrentGBps));
+        m_h2d->setItem(i, 3 + shift, number(h.allSystemsGBps));
+        m_h2d->setItem(i, 4 + shift, text(q(h.bottleneck)));
     }
     m_h2d->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_h2d->horizontalHeader()->setStretchLastSection(true);
