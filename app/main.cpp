@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QTimer>
 
+#include <clocale>
 #include <iostream>
 
 int main(int argc, char *argv[])
@@ -20,6 +21,9 @@ int main(int argc, char *argv[])
         return clab::cli::run(argc, argv, std::cout, std::cerr);
 
     QApplication app(argc, argv);
+    // QApplication adopts the user's locale (setlocale(LC_ALL, "")); the readers parse numbers
+    // with strtod, which would then stop at the '.' of "26.8" under a comma-decimal locale.
+    std::setlocale(LC_NUMERIC, "C");
     QApplication::setOrganizationName(QStringLiteral("ComposeLab"));
     QApplication::setApplicationName(QStringLiteral("ComposeLab"));
     QApplication::setApplicationVersion(QStringLiteral(COMPOSELAB_VERSION));

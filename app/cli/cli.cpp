@@ -99,10 +99,14 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     CLI::App *calibrateCmd = app.add_subcommand(
         "calibrate", "Fit the model's efficiency factors to recorded results (MLPerf or "
                      "throughput CSV tables)");
-    calibrateCmd->add_option("csv", calibrate.files, "Result tables")->required();
-    calibrateCmd->add_option("--out", calibrate.out, "Calibration file to write")->required();
+    calibrateCmd->add_option("csv", calibrate.files, "Result tables");
+    calibrateCmd->add_option("--out", calibrate.out, "Calibration file to write");
     bool noCv = false;
     calibrateCmd->add_flag("--no-cross-validation", noCv, "Skip the (slower) cross-validation");
+    calibrateCmd->add_option("--bandwidth", calibrate.bandwidthDb,
+                             "Instead: fit the PCIe links' achieved fractions from the "
+                             "host-to-device measurements in this experiment store");
+    calibrateCmd->add_flag("--json", calibrate.json, "With --bandwidth: the fits as JSON");
 
     ValidateOptions validate;
     CLI::App *validateCmd = app.add_subcommand(

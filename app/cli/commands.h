@@ -41,6 +41,10 @@ struct CalibrateOptions
     std::vector<std::string> files;
     std::string out;
     bool crossValidate = true;
+    // --bandwidth DB: fit the links' achieved fractions from the store's bandwidth measurements
+    // instead (files are then not read; --out, when given, gets the fits as JSON).
+    std::string bandwidthDb;
+    bool json = false;
 };
 int calibrateCommand(const CalibrateOptions &options, std::ostream &out, std::ostream &err);
 

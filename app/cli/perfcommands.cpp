@@ -11,6 +11,7 @@
 #include "perf/report.h"
 #include "perf/service.h"
 #include "predictions.h"
+#include "store/linkfit.h"
 #include "store/predictedruns.h"
 #include "store/store.h"
 #include "util/csv.h"
@@ -235,8 +236,77 @@ std::string statsLines(const std::map<std::string, perf::ErrorStats> &stats)
 
 } // namespace
 
+namespace {
+
+// calibrate --bandwidth DB: a table (or JSON) of each PCIe link's fitted achieved fraction beside
+// the catalog's.
+int calibrateBandwidth(const CalibrateOptions &o, std::ostream &out, std::ostream &err)
+{
+    if (!std::filesystem::exists(o.bandwidthDb)) {
+        err << "composelab calibrate: " << o.bandwidthDb << ": no such experiment store\n";
+        return 1;
+    }
+    std::vector<store::LinkFit> fits;
+    try {
+        store::Store db(o.bandwidthDb);
+        fits = store::fitLinkFractions(db, catalog::Catalog::builtin());
+    } catch (const std::exception &e) {
+        err << "composelab calibrate: " << e.what() << "\n";
+        return 1;
+    }
+    OrderedJson json = OrderedJson::array();
+    for (const store::LinkFit &f : fits)
+        json.push_back({{"link", f.link},
+                        {"raw_GBps", f.rawGBps},
+                        {"achievedFraction", std::round(f.fittedFraction * 1000) / 1000},
+                        {"catalog_achievedFraction", f.catalogFraction},
+                        {"measurements", f.measurements},
+                        {"min_GBps", f.minGBps},
+                        {"max_GBps", f.maxGBps},
+                        {"from", f.from}});
+    if (o.json) {
+        out << OrderedJson{{"links", json}}.dump(2) << "\n";
+    } else if (fits.empty()) {
+        out << "No host-to-device measurement in " << o.bandwidthDb
+            << " names its PCIe link (the shipped link table does: import datasets/ or use the "
+               "store of a first start).\n";
+    } else {
+        char line[160];
+        std::snprintf(line, sizeof line, "%-10s %6s %9s %8s %8s  %s\n", "link", "n", "raw GB/s",
+                      "fitted", "catalog", "measured GB/s");
+        out << line;
+        for (const store::LinkFit &f : fits) {
+            std::snprintf(line, sizeof line, "%-10s %6d %9.2f %8.3f %8.3f  %.2f-%.2f\n",
+                          f.link.c_str(), f.measurements, f.rawGBps, f.fittedFraction,
+                          f.catalogFraction, f.minGBps, f.maxGBps);
+            out << line;
+        }
+        out << "fitted = median measurement / raw rate; the catalog's value is in "
+               "resources/catalog/links.json (achievedFraction, with its sources)\n";
+    }
+    if (!o.out.empty()) {
+        try {
+            writeFileAtomically(o.out, OrderedJson{{"links", json}}.dump(2) + "\n");
+        } catch (const std::exception &e) {
+            err << "composelab calibrate: " << e.what() << "\n";
+            return 1;
+        }
+        err << "Wrote " << o.out << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
 int calibrateCommand(const CalibrateOptions &o, std::ostream &out, std::ostream &err)
 {
+    if (!o.bandwidthDb.empty())
+        return calibrateBandwidth(o, out, err);
+    if (o.files.empty() || o.out.empty()) {
+        err << "composelab calibrate: give the result tables and --out FILE (or --bandwidth DB "
+               "to fit link fractions from bandwidth measurements)\n";
+        return 2;
+    }
     perf::ObservationSet set;
     std::vector<std::string> inputs;
     if (!loadTables(o.files, set, inputs, err, "calibrate"))

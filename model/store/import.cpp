@@ -202,6 +202,15 @@ void isolated(ImportSession &session, const std::string &path, bool named, F &&w
     try {
         work();
         session.store().releaseSavepoint();
+    } catch (const std::filesystem::filesystem_error &e) {
+        // An unreadable file or folder is one bad unit like a malformed one.
+        session.store().rollbackToSavepoint();
+        session.forgetSystems();
+        const std::string why = std::string("cannot read: ") + e.code().message();
+        if (policy == OnBadFile::ReportEach)
+            session.fail(path, why);
+        else
+            session.skip(path, why);
     } catch (const InputError &e) {
         session.store().rollbackToSavepoint();
         session.forgetSystems(); // the ids it cached may have been rolled back with the file
@@ -216,8 +225,9 @@ void importFolder(ImportSession &session, const fs::path &root)
 {
     std::vector<fs::path> benchmarkDirs, files;
     std::size_t passedOver = 0;
-    for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
-         ++it) {
+    for (auto it
+         = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied);
+         it != fs::recursive_directory_iterator(); ++it) {
         if (isHidden(it->path())) {
             if (it->is_directory())
                 it.disable_recursion_pending();

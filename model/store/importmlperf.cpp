@@ -80,6 +80,8 @@ std::string roundOfRunDate(double startMs)
     if (startMs <= 0)
         return {};
     const std::string day = isoDate(startMs);
+    if (day < "2018-05-01") // before MLPerf Training existed: a clock that was not set
+        return {};
     for (const auto &[published, round] : rounds) {
         if (day <= published)
             return round;

@@ -40,8 +40,25 @@ bool seedIfNew(const std::string &path)
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     if (!parent.empty())
         std::filesystem::create_directories(parent, ec);
-    Store store(path);
-    importDatasets(store);
+    // Made beside and renamed into place when complete: a failure or a kill half-way leaves no
+    // empty store behind that would never be seeded again.
+    const std::string partial = path + ".seeding";
+    std::filesystem::remove(partial, ec);
+    try {
+        Store store(partial);
+        importDatasets(store);
+    } catch (...) {
+        for (const char *suffix : {"", "-wal", "-shm"})
+            std::filesystem::remove(partial + suffix, ec);
+        throw;
+    }
+    for (const char *suffix : {"-wal", "-shm"})
+        std::filesystem::remove(partial + suffix, ec); // empty after the close's checkpoint
+    if (std::filesystem::exists(path, ec)) {           // another process seeded it meanwhile
+        std::filesystem::remove(partial, ec);
+        return false;
+    }
+    std::filesystem::rename(partial, path);
     return true;
 }
 

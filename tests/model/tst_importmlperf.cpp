@@ -115,6 +115,7 @@ private Q_SLOTS:
         QCOMPARE(roundOfRunDate(ms(2023, 6, 28)), std::string("3.1")); // after v3.0 was out
         QCOMPARE(roundOfRunDate(ms(2024, 10, 1)), std::string("4.1"));
         QCOMPARE(roundOfRunDate(0), std::string());
+        QCOMPARE(roundOfRunDate(ms(1970, 1, 2)), std::string()); // a clock that was not set
         QCOMPARE(roundOfRunDate(ms(2031, 1, 1)), std::string()); // beyond the rounds known
     }
 
