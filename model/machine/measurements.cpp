@@ -3,6 +3,7 @@
 #include "store/importsession.h"
 #include "store/importtext.h"
 #include "store/store.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -39,23 +40,16 @@ void importOne(store::ImportSession &session, const MachineInput &in)
     }
 }
 
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
 // "GPU3" -> "gpu3" when the design has that device; "" otherwise.
 std::string deviceOf(const std::string &endpoint, const design::Design &design)
 {
-    const std::string id = lower(endpoint);
+    const std::string id = asciiLower(endpoint);
     return id.rfind("gpu", 0) == 0 && design.device(id) ? id : std::string();
 }
 
 bool isHost(const std::string &endpoint)
 {
-    const std::string e = lower(endpoint);
+    const std::string e = asciiLower(endpoint);
     return e == "host" || e.rfind("cpu", 0) == 0;
 }
 
@@ -91,7 +85,7 @@ std::vector<design::Measurement> measurementsOf(const std::vector<MachineInput> 
     for (const auto &[b, file] : records) {
         if (!b.gbps || *b.gbps <= 0 || b.details.find("implausible") != std::string::npos)
             continue;
-        const std::string test = lower(b.test);
+        const std::string test = asciiLower(b.test);
         const bool nccl = b.tool == "nccl-tests";
         if (test.find("bidirectional") != std::string::npos
             || test.find("latency") != std::string::npos

@@ -5,6 +5,7 @@
 #include "store/importtext.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
+#include "util/text.h"
 #include "util/utf8.h"
 
 #include <algorithm>
@@ -103,10 +104,8 @@ bool isSourceCode(const fs::path &file)
         ".cfg", ".ini", ".conf", ".patch", ".diff",  ".proto", ".pbtxt", ".sub", ".slurm"};
     static const std::set<std::string, std::less<>> names{
         "Dockerfile", "Makefile", "CMakeLists.txt", "requirements.txt", "LICENSE", "NOTICE"};
-    std::string extension = file.extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return extensions.count(extension) > 0 || names.count(file.filename().string()) > 0;
+    return extensions.count(asciiLower(file.extension().string())) > 0
+           || names.count(file.filename().string()) > 0;
 }
 
 // Whether a folder between `root` and `file` is an MLPerf code folder ("benchmarks",

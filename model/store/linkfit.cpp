@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "store/store.h"
+#include "util/text.h"
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -29,9 +30,7 @@ std::vector<LinkFit> fitLinkFractions(Store &store, const catalog::Catalog &cata
     for (const BandwidthRecord &b : store.bandwidth()) {
         if ((b.link != "h2d" && b.link != "d2h") || !b.gbps || *b.gbps <= 0)
             continue;
-        std::string test = b.test;
-        std::transform(test.begin(), test.end(), test.begin(),
-                       [](unsigned char c) { return char(std::tolower(c)); });
+        const std::string test = asciiLower(b.test);
         if (test.find("pageable") != std::string::npos
             || test.find("bidirectional") != std::string::npos)
             continue;
