@@ -460,7 +460,8 @@ void TestMachine::sharedMeasuredAgainstModelled()
         = buildMachine({input("nvsmi_topo/08-hpe-dl380a-2x-h100pcie-nvlink-bridge-nv12.txt"),
                         input("p2p/07-hpe-dl380a-2x-h100pcie-nvlink-bridge.txt")},
                        {"H100-PCIe-80GB", {}, {}, {}}, cat());
-    const auto &bridged = fabric::analyze(h100.design, cat()).systems.at(0).p2p.at(0);
+    const fabric::Analysis h100Analysis = fabric::analyze(h100.design, cat());
+    const auto &bridged = h100Analysis.systems.at(0).p2p.at(0);
     QVERIFY(bridged.measuredGBps);
     qInfo("H100 PCIe NVLink bridge p2p: model %.1f, measured %.1f GB/s", bridged.GBps,
           *bridged.measuredGBps);
@@ -471,7 +472,8 @@ void TestMachine::sharedMeasuredAgainstModelled()
                         input("p2p/01-asus-esc8000a-4x-rtx6000ada.txt"),
                         input("bandwidthtest/01-asus-esc8000a-rtx6000ada-dev0-quick.txt")},
                        {"L40S", {}, {}, {}}, cat());
-    const auto &s = fabric::analyze(asus.design, cat()).systems.at(0);
+    const fabric::Analysis asusAnalysis = fabric::analyze(asus.design, cat());
+    const auto &s = asusAnalysis.systems.at(0);
     QVERIFY(s.h2d.at(0).measuredGBps);
     qInfo("ASUS h2d: model %.1f, measured %.1f GB/s", s.h2d[0].aloneGBps, *s.h2d[0].measuredGBps);
     QVERIFY(!fabric::offByMoreThanTolerance(s.h2d[0].aloneGBps, *s.h2d[0].measuredGBps));
