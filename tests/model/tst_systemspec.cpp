@@ -555,6 +555,12 @@ void TestSystemSpec::network_data()
                                        << "2x 400Gbe Ethernet" << 800.0 << "ethernet";
     QTest::newRow("Omni-Path") << "2x Cornelis Networks Omni-Path HFI Adapter 100 Series 100Gb/Sec"
                                << "" << 200.0 << "infiniband";
+    // 1 GbE between training nodes is their management port (v0.7 4xC4140, v4.0 Juniper a100_n8):
+    // the fabric is then another field's, or not described.
+    QTest::newRow("1 GbE is management") << "1Gb Ethernet"
+                                         << "" << 0.0 << "";
+    QTest::newRow("Gig Ethernet beside the fabric") << "Gig Ethernet"
+                                                    << "2 x 200Gbe Ethernet" << 400.0 << "ethernet";
 }
 
 void TestSystemSpec::network()
