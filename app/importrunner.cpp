@@ -22,7 +22,7 @@ ImportRunner::~ImportRunner()
     }
 }
 
-void ImportRunner::start(const QStringList &paths, const QString &storePath)
+void ImportRunner::start(const QStringList &paths, const QString &storePath, const QString &system)
 {
     if (m_thread)
         return;
@@ -31,7 +31,8 @@ void ImportRunner::start(const QStringList &paths, const QString &storePath)
     for (const QString &p : paths)
         files.push_back(p.toStdString());
     const std::string db = storePath.toStdString();
-    m_thread = QThread::create([this, files, db] {
+    const std::string machine = system.toStdString();
+    m_thread = QThread::create([this, files, db, machine] {
         // Progress arrives for every row; a tenth of a second between reports is plenty for a
         // progress bar and keeps the event queue short.
         auto last = std::chrono::steady_clock::now();
@@ -39,6 +40,7 @@ void ImportRunner::start(const QStringList &paths, const QString &storePath)
         control.cancel = &m_cancel;
         // Each file is its own transaction: the good ones land, the bad ones are listed.
         control.onBadFile = store::OnBadFile::ReportEach;
+        control.system = machine;
         control.progress
             = [this, &last](std::size_t done, std::size_t total, const std::string &file) {
                   const auto now = std::chrono::steady_clock::now();

@@ -20,7 +20,8 @@ public:
     explicit ImportRunner(QObject *parent = nullptr);
     ~ImportRunner() override;
 
-    void start(const QStringList &paths, const QString &storePath);
+    // `system`: the machine tool outputs were taken on (store::ImportControl::system), or none.
+    void start(const QStringList &paths, const QString &storePath, const QString &system = {});
     void cancel() { m_cancel = true; }
     bool isRunning() const { return m_thread != nullptr; }
 

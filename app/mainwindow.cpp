@@ -4,6 +4,7 @@
 #include "canvascontroller.h"
 #include "catalog/catalog.h"
 #include "fabric/analysis.h"
+#include "machine/measurements.h"
 #include "perf/model.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
@@ -89,6 +90,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_experiments->setUndoStack(m_document.undoStack());
     m_experiments->setStorePath(storePath());
     connect(m_import, &ImportRunner::finished, m_experiments, &views::ExperimentsView::reload);
+    connect(m_import, &ImportRunner::finished, this, &MainWindow::reloadStoredMeasurements);
+    connect(this, &MainWindow::storeSeeded, this, &MainWindow::reloadStoredMeasurements);
     createMenus();
     m_findingsLabel = new QLabel;
     statusBar()->addPermanentWidget(m_findingsLabel);
@@ -117,6 +120,7 @@ MainWindow::MainWindow(QWidget *parent)
         resize(1400, 900);
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
     updateTitle();
+    readStoredMeasurements();
 }
 
 MainWindow::~MainWindow()
@@ -167,6 +171,10 @@ void MainWindow::refresh()
 {
     const design::Design &design = m_document.design();
     m_analysis = fabric::analyze(design, catalog::Catalog::builtin());
+    if (!m_storedMeasurements.empty())
+        fabric::attachMeasurements(
+            m_analysis,
+            machine::storedMeasurements(m_storedMeasurements, design, catalog::Catalog::builtin()));
     m_predictions = defaultPredictions(design, m_analysis, m_benchmarks);
     std::vector<std::vector<views::PredictionRow>> rows;
     for (const auto &system : m_predictions) {
@@ -352,9 +360,33 @@ void MainWindow::setStorePath(const QString &path)
     QSettings().setValue(QStringLiteral("storePath"), path);
     m_experiments->setStorePath(path);
     m_charts->setStorePath(path);
+    reloadStoredMeasurements();
 }
 
-void MainWindow::importResults(const QStringList &paths)
+void MainWindow::reloadStoredMeasurements()
+{
+    readStoredMeasurements();
+    refresh();
+}
+
+void MainWindow::readStoredMeasurements()
+{
+    m_storedMeasurements.clear();
+    const QString path = storePath();
+    if (QFileInfo::exists(path) && !m_seedThread) {
+        try {
+            store::Store db(path.toStdString());
+            m_storedMeasurements = db.bandwidthOfSystems();
+        } catch (const std::exception &e) {
+            // The Experiments dock says what is wrong with the store; the design still shows.
+            statusBar()->showMessage(
+                tr("Measurements in the store not shown: %1").arg(QString::fromStdString(e.what())),
+                10000);
+        }
+    }
+}
+
+void MainWindow::importResults(const QStringList &paths, const QString &system)
 {
     if (m_import->isRunning())
         return;
@@ -394,7 +426,7 @@ void MainWindow::importResults(const QStringList &paths)
         finish(tr("Import failed; the store is as it was."));
         showError(tr("Cannot import"), message);
     });
-    m_import->start(paths, storePath());
+    m_import->start(paths, storePath(), system);
 }
 
 int MainWindow::savePredictionsToStore()

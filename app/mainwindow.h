@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "fabric/analysis.h"
+#include "store/store.h"
 #include "predictions.h"
 #include "importrunner.h"
 #include "design/examples.h"
@@ -45,6 +46,7 @@ public:
     ~MainWindow() override;
 
     Document *document() { return &m_document; }
+    const fabric::Analysis &analysis() const { return m_analysis; } // of the last refresh
     views::SystemsView *systemsView() const { return m_view; }
     views::CanvasScene *canvasScene() const { return m_scene; }
     views::CanvasView *canvasView() const { return m_canvas; }
@@ -68,7 +70,8 @@ public:
     // shipped recorded results in the background and reloads the docks; store::seedingDisabled()
     // (COMPOSELAB_EMPTY_STORE=1) leaves it empty. Emits storeSeeded when done.
     void seedStoreIfNew();
-    void importResults(const QStringList &paths);
+    // `system`: the machine tool outputs among them were taken on (import --system), or none.
+    void importResults(const QStringList &paths, const QString &system = {});
     QString storePath() const;
     void setStorePath(const QString &path);
     ImportRunner *importRunner() const { return m_import; }
@@ -109,6 +112,10 @@ private:
     void createExportActions(QMenu *file);
     void createModelMenu();
     void refresh();
+    // Reads the measurements the store holds for named systems (import --system), shown beside
+    // the model for design systems of the same name, and refreshes.
+    void reloadStoredMeasurements();
+    void readStoredMeasurements();
     void updateTitle();
     void newDesign();
     void open();
@@ -127,6 +134,7 @@ private:
 
     Document m_document;
     fabric::Analysis m_analysis;                              // of the last refresh
+    std::vector<store::BandwidthRecord> m_storedMeasurements; // the store's, of named systems
     std::vector<std::vector<SystemPrediction>> m_predictions; // per system, of the last refresh
     std::vector<std::string> m_benchmarks;
     views::CanvasScene *m_scene;

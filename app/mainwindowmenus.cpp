@@ -78,6 +78,26 @@ void MainWindow::createFileMenu()
         if (!files.isEmpty())
             importResults(files);
     });
+    file->addAction(tr("Import &Measurements of a System..."), this, [this] {
+        // Tool outputs of one machine, kept as that system's: shown beside the model for it.
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this,
+            tr("Import measurements (nccl-tests, bandwidthTest, p2pBandwidthLatencyTest, "
+               "nvbandwidth)"),
+            QString(), tr("Tool outputs (*.txt *.log *.json *.csv);;All files (*)"));
+        if (files.isEmpty())
+            return;
+        QStringList systems;
+        for (const auto &s : m_document.design().systems)
+            systems << QString::fromStdString(s.name);
+        bool ok = false;
+        const QString system = QInputDialog::getItem(
+            this, tr("Import Measurements"),
+            tr("The machine these were measured on (a system of the design, or another name):"),
+            systems, 0, true, &ok);
+        if (ok && !system.trimmed().isEmpty())
+            importResults(files, system.trimmed());
+    });
     file->addAction(tr("Import Results &Folder..."), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(
             this, tr("Import a folder of results (e.g. an MLPerf results tree)"));

@@ -4,8 +4,11 @@
 #include "design/design.h"
 #include "fabric/analysis.h"
 #include "fabric/report.h"
+#include "machine/measurements.h"
+#include "store/store.h"
 #include "util/inputerror.h"
 
+#include <filesystem>
 #include <ostream>
 
 namespace clab::cli {
@@ -19,7 +22,20 @@ int analyzeCommand(const AnalyzeOptions &options, std::ostream &out, std::ostrea
         err << "composelab analyze: " << e.what() << "\n";
         return 1;
     }
-    const fabric::Analysis analysis = fabric::analyze(design, catalog::Catalog::builtin());
+    fabric::Analysis analysis = fabric::analyze(design, catalog::Catalog::builtin());
+    if (!options.db.empty()) {
+        try {
+            if (!std::filesystem::exists(options.db))
+                throw store::StoreError(options.db + ": no such store");
+            store::Store db(options.db);
+            fabric::attachMeasurements(
+                analysis,
+                machine::storedMeasurements(db.bandwidth(), design, catalog::Catalog::builtin()));
+        } catch (const store::StoreError &e) {
+            err << "composelab analyze: --db: " << e.what() << "\n";
+            return 1;
+        }
+    }
     if (options.json)
         out << fabric::analysisToJson(analysis).dump(2) << "\n";
     else

@@ -63,6 +63,9 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
                    "shared links and design-rule findings");
     analyzeCmd->add_option("file", analyze.file, "Design file (.clab)")->required();
     analyzeCmd->add_flag("--json", analyze.json, "Machine-readable output");
+    analyzeCmd->add_option("--db", analyze.db,
+                           "Also show the measurements this store holds for systems of the same "
+                           "name (import --system NAME) beside the model's values");
 
     BenchOptions bench;
     CLI::App *benchCmd = app.add_subcommand("bench", "Run the micro-benchmarks and print medians");
@@ -124,6 +127,9 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     validateCmd->add_flag("--physics-only", validate.physicsOnly,
                           "With --group-out: fit one GEMM efficiency per benchmark and nothing "
                           "else");
+    validateCmd->add_option("--save", validate.save,
+                            "Also keep every prediction as a predicted run of its row's system in "
+                            "this experiment store, for `chart --kind parity`");
 
     TopoOptions topo;
     addTopoSubcommand(app, topo);

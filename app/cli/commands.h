@@ -10,6 +10,7 @@ struct AnalyzeOptions
 {
     std::string file;
     bool json = false;
+    std::string db; // the store whose measurements of the same systems are shown; "" for none
 };
 int analyzeCommand(const AnalyzeOptions &options, std::ostream &out, std::ostream &err);
 
@@ -55,6 +56,7 @@ struct ValidateOptions
     std::string groupOut;           // "architecture", "round" or "system": fit without each group
     bool physicsOnly = false;       // with groupOut: fit one GEMM efficiency per benchmark only
     bool json = false;
+    std::string save; // also keep the predictions as predicted runs in this store
 };
 int validateCommand(const ValidateOptions &options, std::ostream &out, std::ostream &err);
 

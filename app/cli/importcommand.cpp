@@ -97,6 +97,7 @@ int importCommand(const ImportOptions &options, std::ostream &out, std::ostream 
         store::ImportControl control;
         control.onBadFile
             = options.allOrNothing ? store::OnBadFile::RollBackAll : store::OnBadFile::ReportEach;
+        control.system = options.system;
         const store::ImportReport report = store::importPaths(store, options.paths, control);
         if (options.json)
             out << report.toJson().dump(2) << '\n';
@@ -130,6 +131,9 @@ void addImportSubcommand(CLI::App &app, ImportOptions &options)
     cmd->add_flag("--all-or-nothing", options.allOrNothing,
                   "Import nothing when any file is bad (by default each bad file is left out and "
                   "listed, and the others are imported)");
+    cmd->add_option("--system", options.system,
+                    "The machine the tool outputs were taken on: their measurements are stored as "
+                    "its, and a design system of that name shows them beside the model");
 }
 
 } // namespace clab::cli

@@ -17,6 +17,8 @@ struct ImportOptions
     bool json = false;
     // Any bad file rolls back the whole import (one transaction), instead of only itself.
     bool allOrNothing = false;
+    // The machine the tool outputs were taken on (ImportControl::system).
+    std::string system;
 };
 
 // Imports recorded results into the experiment store. Each file is imported on its own: the good
@@ -25,8 +27,8 @@ struct ImportOptions
 // 2: usage.
 int importCommand(const ImportOptions &options, std::ostream &out, std::ostream &err);
 
-// Adds `import [--db DB] [--json] [--all-or-nothing] PATH...`; the caller runs importCommand when
-// it was chosen.
+// Adds `import [--db DB] [--json] [--all-or-nothing] [--system NAME] PATH...`; the caller runs
+// importCommand when it was chosen.
 void addImportSubcommand(CLI::App &app, ImportOptions &options);
 
 } // namespace clab::cli

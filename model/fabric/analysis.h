@@ -96,6 +96,9 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog);
 // Sets the measured values of the design's measurements beside the modelled ones (called by
 // analyze). A measurement for a transfer the analysis does not have is left out.
 void attachMeasurements(Analysis &analysis, const design::Design &design);
+// The same for measurements from elsewhere (the experiment store's for the same system): only
+// transfers that have no measurement yet get one, so the design's own come first.
+void attachMeasurements(Analysis &analysis, const std::vector<design::Measurement> &measurements);
 
 // How far a model value is from a measurement: model / measured. Pairs off by more than
 // kMeasuredTolerance (either way) are flagged.

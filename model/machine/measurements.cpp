@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
+#include <optional>
 
 namespace clab::machine {
 
@@ -60,6 +62,94 @@ bool isMeasurementOutput(const MachineInput &input)
     return isToolOutput(store::sniff(input.path, input.text));
 }
 
+namespace {
+
+using Endpoint = std::function<std::string(const std::string &, const std::string &system)>;
+
+// One measurement per transfer and system, the best of `records` (each with the file it came
+// from); `device` maps a tool's endpoint ("GPU3") on a system to a design device, "" for none.
+std::vector<design::Measurement>
+best(const std::vector<std::pair<store::BandwidthRecord, std::string>> &records,
+     const Endpoint &device)
+{
+    std::map<std::tuple<std::string, std::string, std::string>, design::Measurement> best;
+    std::map<std::string, std::pair<std::int64_t, design::Measurement>> bus; // per system
+    for (const auto &[b, file] : records) {
+        if (!b.gbps || *b.gbps <= 0 || b.details.find("implausible") != std::string::npos)
+            continue;
+        const std::string test = asciiLower(b.test);
+        const bool nccl = b.tool == "nccl-tests";
+        if (test.find("bidirectional") != std::string::npos
+            || test.find("latency") != std::string::npos
+            || test.find("disabled") != std::string::npos
+            || (!nccl
+                && (test.find("all_to") != std::string::npos
+                    || test.find("_to_all") != std::string::npos)))
+            continue; // both ways at once, latencies, copies staged through the host, all GPUs
+        design::Measurement m;
+        m.GBps = *b.gbps;
+        m.tool = b.tool;
+        m.test = b.test;
+        m.source = file;
+        m.system = b.system;
+        if (nccl) {
+            if (test.find("all_reduce") == std::string::npos
+                || test.find("out-of-place") == std::string::npos)
+                continue;
+            const std::int64_t size = b.messageBytes.value_or(0);
+            const auto it = bus.find(b.system);
+            if (it == bus.end() || size > it->second.first) {
+                m.kind = "collective";
+                bus[b.system] = {size, m};
+            }
+            continue;
+        }
+        if (b.link == "h2d" && isHost(b.from)) {
+            m.kind = "h2d";
+            m.to = device(b.to, b.system);
+        } else if (b.link == "d2h" && isHost(b.to)) {
+            m.kind = "d2h";
+            m.from = device(b.from, b.system);
+        } else if (b.link == "p2p") {
+            m.kind = "p2p";
+            m.from = device(b.from, b.system);
+            m.to = device(b.to, b.system);
+            if (m.from.empty() || m.to.empty() || m.from == m.to)
+                continue;
+        } else {
+            continue;
+        }
+        if ((m.kind == "h2d" && m.to.empty()) || (m.kind == "d2h" && m.from.empty()))
+            continue;
+        auto &slot = best[{m.kind, m.from, m.to}];
+        if (m.GBps > slot.GBps)
+            slot = m;
+    }
+    std::vector<design::Measurement> out;
+    for (auto &[key, m] : best)
+        out.push_back(m);
+    for (auto &[system, sized] : bus)
+        out.push_back(sized.second);
+    return out;
+}
+
+// "GPU3" -> 3, or nullopt.
+std::optional<std::size_t> gpuIndex(const std::string &endpoint)
+{
+    const std::string e = asciiLower(endpoint);
+    if (e.size() < 4 || e.rfind("gpu", 0) != 0)
+        return std::nullopt;
+    std::size_t i = 0;
+    for (std::size_t k = 3; k < e.size(); ++k) {
+        if (!std::isdigit(static_cast<unsigned char>(e[k])) || i > 100000)
+            return std::nullopt;
+        i = i * 10 + static_cast<std::size_t>(e[k] - '0');
+    }
+    return i;
+}
+
+} // namespace
+
 std::vector<design::Measurement> measurementsOf(const std::vector<MachineInput> &inputs,
                                                 const design::Design &design,
                                                 std::vector<std::string> &notes)
@@ -78,70 +168,45 @@ std::vector<design::Measurement> measurementsOf(const std::vector<MachineInput> 
         for (std::size_t i = before; i < all.size(); ++i)
             records.emplace_back(all[i], in.path);
     }
-    // The best value per transfer; the collective at the largest message size.
-    std::map<std::tuple<std::string, std::string, std::string>, design::Measurement> best;
-    std::optional<std::int64_t> largest;
-    design::Measurement bus;
-    for (const auto &[b, file] : records) {
-        if (!b.gbps || *b.gbps <= 0 || b.details.find("implausible") != std::string::npos)
-            continue;
-        const std::string test = asciiLower(b.test);
-        const bool nccl = b.tool == "nccl-tests";
-        if (test.find("bidirectional") != std::string::npos
-            || test.find("latency") != std::string::npos
-            || test.find("disabled") != std::string::npos
-            || (!nccl
-                && (test.find("all_to") != std::string::npos
-                    || test.find("_to_all") != std::string::npos)))
-            continue; // both ways at once, latencies, copies staged through the host, all GPUs
-        design::Measurement m;
-        m.GBps = *b.gbps;
-        m.tool = b.tool;
-        m.test = b.test;
-        m.source = file;
-        if (nccl) {
-            if (test.find("all_reduce") == std::string::npos
-                || test.find("out-of-place") == std::string::npos)
-                continue;
-            if (!largest || b.messageBytes.value_or(0) > *largest) {
-                largest = b.messageBytes.value_or(0);
-                m.kind = "collective";
-                bus = m;
-            }
-            continue;
-        }
-        if (b.link == "h2d" && isHost(b.from)) {
-            m.kind = "h2d";
-            m.to = deviceOf(b.to, design);
-        } else if (b.link == "d2h" && isHost(b.to)) {
-            m.kind = "d2h";
-            m.from = deviceOf(b.from, design);
-        } else if (b.link == "p2p") {
-            m.kind = "p2p";
-            m.from = deviceOf(b.from, design);
-            m.to = deviceOf(b.to, design);
-            if (m.from.empty() || m.to.empty() || m.from == m.to)
-                continue;
-        } else {
-            continue;
-        }
-        if ((m.kind == "h2d" && m.to.empty()) || (m.kind == "d2h" && m.from.empty()))
-            continue;
-        auto &slot = best[{m.kind, m.from, m.to}];
-        if (m.GBps > slot.GBps)
-            slot = m;
-    }
-    std::vector<design::Measurement> out;
-    for (auto &[key, m] : best)
-        out.push_back(m);
-    if (largest)
-        out.push_back(bus);
+    std::vector<design::Measurement> out = best(
+        records, [&](const std::string &e, const std::string &) { return deviceOf(e, design); });
     if (!out.empty())
         notes.push_back(std::to_string(out.size())
                         + " measurements attached from the tool outputs (the tools' GPU i is "
                           "gpu<i> here: CUDA's device order, which follows the PCI bus unless "
                           "CUDA_DEVICE_ORDER said otherwise)");
     return out;
+}
+
+std::vector<design::Measurement>
+storedMeasurements(const std::vector<store::BandwidthRecord> &stored, const design::Design &design,
+                   const catalog::Catalog &catalog)
+{
+    // The GPUs of each design system in the design's order, by the system's name.
+    std::map<std::string, std::vector<std::string>> gpus;
+    std::map<std::string, std::string> named; // lower-case name -> the design's spelling
+    for (const design::System &system : design.systems) {
+        named[asciiLower(system.name)] = system.name;
+        std::vector<std::string> &ids = gpus[system.name];
+        for (const std::string &id : system.devices) {
+            const design::Device *d = design.device(id);
+            if (d && catalog.gpu(d->model))
+                ids.push_back(id);
+        }
+    }
+    std::vector<std::pair<store::BandwidthRecord, std::string>> records;
+    for (const store::BandwidthRecord &b : stored) {
+        const auto it = named.find(asciiLower(b.system));
+        if (b.system.empty() || it == named.end())
+            continue;
+        records.emplace_back(b, "the experiment store (" + b.place + ")");
+        records.back().first.system = it->second;
+    }
+    return best(records, [&](const std::string &endpoint, const std::string &system) {
+        const std::optional<std::size_t> i = gpuIndex(endpoint);
+        const std::vector<std::string> &ids = gpus[system];
+        return i && *i < ids.size() ? ids[*i] : std::string();
+    });
 }
 
 } // namespace clab::machine

@@ -4,7 +4,9 @@
 // nccl-tests outputs given to `composelab machine` beside its topology, read by the importers and
 // attached to the design so that the analysis shows them beside the model.
 #include "design/design.h"
+#include "catalog/catalog.h"
 #include "machine/machine.h"
+#include "store/store.h"
 
 #include <string>
 #include <vector>
@@ -22,5 +24,13 @@ bool isMeasurementOutput(const MachineInput &input);
 std::vector<design::Measurement> measurementsOf(const std::vector<MachineInput> &inputs,
                                                 const design::Design &design,
                                                 std::vector<std::string> &notes);
+
+// The store's measurements of the design's systems: a measurement stored as system NAME's
+// (`import --system NAME`) belongs to the design system of that name, whatever the case, and its
+// GPU i is that system's i-th GPU in the design's order. Tool outputs stored without a system
+// belong to none.
+std::vector<design::Measurement>
+storedMeasurements(const std::vector<store::BandwidthRecord> &stored, const design::Design &design,
+                   const catalog::Catalog &catalog);
 
 } // namespace clab::machine

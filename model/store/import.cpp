@@ -64,6 +64,13 @@ std::int64_t ImportSession::system(const SystemRecord &system, std::int64_t sour
     return id;
 }
 
+void ImportSession::measurement(BandwidthRecord b, std::int64_t sourceId)
+{
+    if (b.systemId == 0 && !m_control.system.empty())
+        b.systemId = system({m_control.system, {}, "{}", {}}, sourceId);
+    m_store.addBandwidth(b, sourceId);
+}
+
 namespace {
 
 bool isHidden(const fs::path &p)

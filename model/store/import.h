@@ -33,6 +33,10 @@ struct ImportControl
     // Rows done and rows in the file being imported (called between rows; may be called often).
     std::function<void(std::size_t done, std::size_t total, const std::string &file)> progress;
     OnBadFile onBadFile = OnBadFile::SkipInFolders;
+    // The machine the tool outputs (nccl-tests, bandwidthTest, p2pBandwidthLatencyTest,
+    // nvbandwidth) were taken on: their measurements are stored as that system's, so that a
+    // design system of the same name shows them beside the model. "" leaves them without one.
+    std::string system;
 };
 
 class ImportCancelled : public std::runtime_error

@@ -98,7 +98,7 @@ void importBandwidthTest(ImportSession &s, const std::string &path, const std::s
         b.gbps = value;
         b.details = detailsJson(std::move(details), why);
         b.place = lineAt(i);
-        s.store().addBandwidth(b, *sourceId);
+        s.measurement(b, *sourceId);
         ++report.rows;
     };
     for (std::size_t i = 0; i < all.size(); ++i) {

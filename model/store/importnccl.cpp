@@ -154,7 +154,7 @@ void importNcclTests(ImportSession &s, const std::string &path, const std::strin
                 implausible += "; in place on one GPU nothing is copied, so the time is near zero";
             b.details = detailsJson(details, implausible);
             b.place = lineAt(i);
-            s.store().addBandwidth(b, *sourceId);
+            s.measurement(b, *sourceId);
             ++report.rows;
         };
         for (std::size_t c = 0; c < header.size(); ++c) {

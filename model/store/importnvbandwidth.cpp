@@ -62,7 +62,7 @@ void addNvbandwidthCell(ImportSession &s, std::int64_t sourceId, FileReport &rep
             = detailsJson(OrderedJson::object(), report.checkBandwidth(path, place, v, b.link));
     }
     b.place = place;
-    s.store().addBandwidth(b, sourceId);
+    s.measurement(b, sourceId);
     ++report.rows;
 }
 

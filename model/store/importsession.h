@@ -32,6 +32,8 @@ public:
                                           const std::string &kind);
     // Systems seen in this import, so that a table of 100,000 rows does not look each one up.
     std::int64_t system(const SystemRecord &system, std::int64_t sourceId);
+    // A tool output's measurement, stored as the --system's when the import names one.
+    void measurement(BandwidthRecord b, std::int64_t sourceId);
     void skip(const std::string &path, const std::string &reason)
     {
         m_report.skipped.push_back({validUtf8(path), validUtf8(reason)});

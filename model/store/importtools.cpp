@@ -83,7 +83,7 @@ void importP2pMatrix(ImportSession &s, const std::string &path, const std::strin
                                                 report.checkBandwidth(path, lineAt(at), v, b.link));
                     }
                     b.place = lineAt(at);
-                    s.store().addBandwidth(b, *sourceId);
+                    s.measurement(b, *sourceId);
                     ++report.rows;
                 });
         }

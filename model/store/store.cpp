@@ -244,14 +244,10 @@ std::vector<std::string> Store::systemNames()
     return out;
 }
 
-std::vector<BandwidthRecord> Store::bandwidth(const std::string &tool)
+namespace {
+
+std::vector<BandwidthRecord> readBandwidth(Statement &s)
 {
-    Statement s(m_db,
-                "SELECT coalesce(system_id, 0), tool, test, link, from_endpoint, to_endpoint, "
-                "message_bytes, gbps, latency_us, details, place FROM bandwidth "
-                "WHERE ?1 = '' OR tool = ?1 ORDER BY id",
-                m_path);
-    s.bind(1, tool);
     std::vector<BandwidthRecord> out;
     while (s.step()) {
         BandwidthRecord b;
@@ -269,9 +265,34 @@ std::vector<BandwidthRecord> Store::bandwidth(const std::string &tool)
             b.latencyUs = s.real(8);
         b.details = s.text(9);
         b.place = s.text(10);
+        b.system = s.text(11);
         out.push_back(std::move(b));
     }
     return out;
+}
+
+constexpr const char *kBandwidthColumns
+    = "SELECT coalesce(b.system_id, 0), b.tool, b.test, b.link, b.from_endpoint, b.to_endpoint, "
+      "b.message_bytes, b.gbps, b.latency_us, b.details, b.place, coalesce(s.name, '') "
+      "FROM bandwidth b LEFT JOIN systems s ON s.id = b.system_id ";
+
+} // namespace
+
+std::vector<BandwidthRecord> Store::bandwidth(const std::string &tool)
+{
+    const std::string sql
+        = std::string(kBandwidthColumns) + "WHERE ?1 = '' OR b.tool = ?1 ORDER BY b.id";
+    Statement s(m_db, sql.c_str(), m_path);
+    s.bind(1, tool);
+    return readBandwidth(s);
+}
+
+std::vector<BandwidthRecord> Store::bandwidthOfSystems()
+{
+    const std::string sql
+        = std::string(kBandwidthColumns) + "WHERE b.system_id IS NOT NULL ORDER BY b.id";
+    Statement s(m_db, sql.c_str(), m_path);
+    return readBandwidth(s);
 }
 
 Transaction::Transaction(Store &store)

@@ -58,6 +58,7 @@ struct BandwidthRecord
     std::optional<double> latencyUs; // microseconds
     std::string details;             // JSON object text, or empty
     std::string place;
+    std::string system; // read back: the name of systemId's system ("" without one)
 };
 
 struct StoredRun
@@ -105,6 +106,8 @@ public:
     std::vector<StoredRun> runs(const std::string &benchmark = {});
     std::vector<std::string> systemNames();
     std::vector<BandwidthRecord> bandwidth(const std::string &tool = {});
+    // Only the measurements stored as some system's (link tables, import --system).
+    std::vector<BandwidthRecord> bandwidthOfSystems();
 
 private:
     Statement &cached(std::unique_ptr<Statement> &slot, const char *sql);

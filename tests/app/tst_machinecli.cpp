@@ -3,6 +3,8 @@
 #include "clirun.h"
 #include "util/fileio.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -27,6 +29,7 @@ private Q_SLOTS:
     void buildsAnalyzableDesign();
     void refusesToReplace();
     void namesBadInput();
+    void storedMeasurementsOfTheSameSystem();
 
 private:
     std::string file(const char *name, const std::string &text)
@@ -84,6 +87,48 @@ void TestMachineCli::namesBadInput()
     QCOMPARE(r.status, 1);
     QVERIFY2(r.err.find("'GTX-480' is not in the catalog") != std::string::npos, r.err.c_str());
     QVERIFY(!QFile::exists(QString::fromStdString(out)));
+}
+
+// Tool outputs imported as a system's (`import --system`) meet the model in `analyze --db` for the
+// design system of that name, whatever its case; without the name, or without --db, they do not.
+void TestMachineCli::storedMeasurementsOfTheSameSystem()
+{
+    const std::string topo = file("topo4.txt", kTopo);
+    const std::string design = m_dir.filePath(QStringLiteral("node7.clab")).toStdString();
+    test::Outcome r = test::run(
+        {"machine", topo, "--gpu", "A100-PCIe-80GB", "--name", "node7", "--out", design});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    const std::string data = std::string(CLAB_TEST_DATA) + "/import/";
+    const std::string named = m_dir.filePath(QStringLiteral("named.sqlite")).toStdString();
+    r = test::run({"import", "--db", named, "--system", "NODE7", data + "p2p_bandwidth_latency.txt",
+                   data + "bandwidth_test.txt", data + "nccl_all_reduce.txt"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    const std::string anonymous = m_dir.filePath(QStringLiteral("anon.sqlite")).toStdString();
+    r = test::run({"import", "--db", anonymous, data + "p2p_bandwidth_latency.txt"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+
+    const auto measured = [&](const std::vector<std::string> &args) {
+        const test::Outcome a = test::run(args);
+        if (a.status != 0)
+            qWarning("%s", a.err.c_str());
+        const nlohmann::json j = nlohmann::json::parse(a.out);
+        int h2d = 0, p2p = 0;
+        for (const auto &row : j["systems"][0]["h2d"])
+            h2d += row.contains("measured_GBps");
+        for (const auto &row : j["systems"][0]["p2p"])
+            p2p += row.contains("measured_GBps");
+        return std::pair{h2d, p2p};
+    };
+    QCOMPARE(measured({"analyze", design, "--json"}), std::pair(0, 0));
+    QCOMPARE(measured({"analyze", design, "--json", "--db", anonymous}), std::pair(0, 0));
+    // bandwidthTest measured device 0; the p2p matrix has GPUs 0-2: 3 x 2 ordered pairs.
+    QCOMPARE(measured({"analyze", design, "--json", "--db", named}), std::pair(1, 6));
+
+    const std::string missing = m_dir.filePath(QStringLiteral("none.sqlite")).toStdString();
+    r = test::run({"analyze", design, "--db", missing});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find(missing + ": no such store") != std::string::npos, r.err.c_str());
+    QVERIFY(!QFile::exists(QString::fromStdString(missing)));
 }
 
 QTEST_GUILESS_MAIN(TestMachineCli)

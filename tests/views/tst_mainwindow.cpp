@@ -1,4 +1,6 @@
 #include "mainwindow.h"
+#include "store/import.h"
+#include "store/store.h"
 #include "views/canvas/canvasscene.h"
 #include "views/cluster/clusterview.h"
 #include "views/findings/findingspanel.h"
@@ -24,6 +26,7 @@ private Q_SLOTS:
     void saveAndReopen();
     void showsDesignCluster();
     void newFromMachine();
+    void storedMeasurementsBesideTheModel();
 
 private:
     QTemporaryDir m_settings;
@@ -154,6 +157,44 @@ void TestMainWindow::newFromMachine()
     QCOMPARE(w.canvasScene()->nodeCount(), std::size_t(3));
     // Undo has nothing to take back into the old design.
     QVERIFY(!w.document()->undoStack()->canUndo());
+}
+
+// Tool outputs imported as the design system's (import --system) show beside the model, once the
+// window reads the store: at start, after an import, on a change of store.
+void TestMainWindow::storedMeasurementsBesideTheModel()
+{
+    MainWindow w;
+    QTemporaryDir dir;
+    QFile topo(dir.filePath(QStringLiteral("topo.txt")));
+    QVERIFY(topo.open(QIODevice::WriteOnly));
+    topo.write("\tGPU0\tGPU1\tGPU2\tCPU Affinity\tNUMA Affinity\n"
+               "GPU0\t X \tPIX\tPIX\t0-31\t0\n"
+               "GPU1\tPIX\t X \tPIX\t0-31\t0\n"
+               "GPU2\tPIX\tPIX\t X \t0-31\t0\n");
+    topo.close();
+    QVERIFY(w.newFromMachine({topo.fileName()}, QStringLiteral("A100-PCIe-80GB")));
+    const std::string system = w.document()->design().systems.at(0).name;
+    const auto measured = [&] {
+        int n = 0;
+        for (const auto &p : w.analysis().systems.at(0).p2p)
+            n += p.measuredGBps.has_value();
+        return n;
+    };
+    QCOMPARE(measured(), 0);
+    // The p2p matrix of three GPUs, stored as this system's under another case.
+    const std::string db = dir.filePath(QStringLiteral("store.sqlite")).toStdString();
+    {
+        store::Store s(db);
+        store::ImportControl control;
+        control.system = QString::fromStdString(system).toUpper().toStdString();
+        const std::string p2p = std::string(CLAB_TEST_DATA) + "/import/p2p_bandwidth_latency.txt";
+        const store::ImportReport report = store::importPaths(s, {p2p}, control);
+        QCOMPARE(report.failed.size(), std::size_t(0));
+    }
+    w.setStorePath(QString::fromStdString(db));
+    QCOMPARE(measured(), 6);
+    const auto &first = w.analysis().systems.at(0).p2p.front();
+    QVERIFY(first.measuredBy.find("p2pBandwidthLatencyTest") != std::string::npos);
 }
 
 QTEST_MAIN(TestMainWindow)
