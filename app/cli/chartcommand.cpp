@@ -55,7 +55,7 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
     charts::ChartKind kind;
     if (!charts::parseChartKind(options.kind, kind)) {
         err << "chart: unknown kind \"" << options.kind
-            << "\" (ttt, scaling, bandwidth, heatmap, collective, breakdown)\n";
+            << "\" (ttt, scaling, bandwidth, heatmap, collective, breakdown, parity)\n";
         return 2;
     }
     if (options.measuredOnly && options.predictedOnly) {
@@ -132,7 +132,8 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
         "chart", "Draw a chart of the experiment store (PNG, PDF or SVG), headless");
     cmd->add_option("--db", options.db, "Experiment store (SQLite file; default: the user's)");
     cmd->add_option("--kind", options.kind,
-                    "ttt, scaling, bandwidth, heatmap, collective or breakdown")
+                    "ttt, scaling, bandwidth, heatmap, collective, breakdown or parity (predicted "
+                    "against measured)")
         ->required();
     cmd->add_option("--benchmark", options.benchmark, "Only this benchmark");
     cmd->add_option("--system", options.system, "Only systems whose name contains this");

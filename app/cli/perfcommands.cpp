@@ -349,6 +349,58 @@ int calibrateCommand(const CalibrateOptions &o, std::ostream &out, std::ostream 
     return 0;
 }
 
+namespace {
+
+// validate --save: each predicted row as a predicted run beside the measurement it predicts.
+int saveValidation(const ValidateOptions &o, const std::vector<std::string> &inputs,
+                   const std::vector<perf::RowResult> &results, std::ostream &out,
+                   std::ostream &err)
+{
+    std::vector<store::RowPrediction> rows;
+    for (const perf::RowResult &r : results) {
+        if (!r.predicted || !(*r.predicted > 0))
+            continue;
+        const perf::Observation &o = *r.row;
+        store::RowPrediction p;
+        p.system = o.system;
+        p.submitter = o.submitter;
+        p.benchmark = o.benchmark;
+        p.minutes = o.kind == perf::Observation::Kind::Minutes;
+        // What the recorded tables carry: MLPerf rows a round, throughput rows a precision.
+        p.round = p.minutes ? o.round : std::string();
+        p.precision = p.minutes ? std::string() : perf::precisionName(o.precision);
+        if (o.globalBatch > 0)
+            p.globalBatch = o.globalBatch;
+        p.gpus = o.platform.gpusPerNode * o.platform.nodes;
+        p.unit = "samples/s";
+        p.predicted = *r.predicted;
+        p.measured = o.measured;
+        p.where = o.where;
+        rows.push_back(std::move(p));
+    }
+    std::string label = "composelab validate";
+    for (const std::string &input : inputs)
+        label += " " + input;
+    label += o.groupOut.empty()
+                 ? " (calibration "
+                       + (o.calibration.empty() ? std::string("shipped") : o.calibration) + ")"
+                 : " (--group-out " + o.groupOut + ")";
+    try {
+        store::Store db(o.save);
+        const int added = store::saveRowPredictions(db, label, rows);
+        out << (added ? "Saved " + std::to_string(added) + " predicted runs to " + o.save
+                      : "These predictions are already in " + o.save)
+            << "; `composelab chart --kind parity --db " << o.save
+            << "` plots them against their measurements.\n";
+    } catch (const std::exception &e) {
+        err << "composelab validate: --save: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
 int validateCommand(const ValidateOptions &o, std::ostream &out, std::ostream &err)
 {
     perf::ObservationSet set;
@@ -381,6 +433,8 @@ int validateCommand(const ValidateOptions &o, std::ostream &out, std::ostream &e
         out << perf::validationToJson(set, results).dump(2) << "\n";
     else
         out << perf::validationToText(set, results);
+    if (!o.save.empty())
+        return saveValidation(o, inputs, results, o.json ? err : out, err);
     return 0;
 }
 

@@ -22,6 +22,9 @@ struct RunPoint
     std::string unit;
     bool measured = true;
     std::optional<int> gpus; // from the run's details or the system description
+    std::optional<int> globalBatch;
+    std::string round;     // MLPerf round, when the run has one
+    std::string precision; // as recorded ("AMP", "fp16", ...)
     // A predicted run may carry its breakdown (details compute_min, communication_min, input_min,
     // evaluation_min, as a generic CSV's extra columns): compute, communication, input, evaluation.
     std::optional<std::array<double, 4>> breakdownMin;
@@ -70,5 +73,11 @@ struct LabelledPrediction
 ChartData breakdownChart(const std::vector<LabelledPrediction> &predictions);
 // The same from predicted runs of a store that carry their breakdown ("system / benchmark").
 ChartData breakdownChart(const std::vector<RunPoint> &runs);
+
+// Predicted against measured, log-log: one point per prediction that has its measurement (same
+// system, benchmark, round, global batch and precision), one series per benchmark with
+// its median error, and the y = x, ±10 % and ±25 % lines. The newest prediction of a run counts
+// (`runs` in stored order). Time to train when any pair has it, else throughput.
+ChartData parityChart(const std::vector<RunPoint> &runs);
 
 } // namespace clab::charts

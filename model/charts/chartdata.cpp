@@ -3,13 +3,14 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 namespace clab::charts {
 
 namespace {
 
 const char *const kindNames[]
-    = {"ttt", "scaling", "bandwidth", "heatmap", "collective", "breakdown"};
+    = {"ttt", "scaling", "bandwidth", "heatmap", "collective", "breakdown", "parity"};
 
 std::string number(double v)
 {
@@ -43,7 +44,7 @@ const char *chartKindName(ChartKind kind)
 
 bool parseChartKind(const std::string &text, ChartKind &kind)
 {
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < int(std::size(kindNames)); ++i)
         if (text == kindNames[i]) {
             kind = static_cast<ChartKind>(i);
             return true;

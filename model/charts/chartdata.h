@@ -8,8 +8,10 @@
 // the CLI's --csv, the tests and the widget all see the same values. No Qt.
 namespace clab::charts {
 
-enum class ChartKind { Ttt, Scaling, Bandwidth, Heatmap, Collective, Breakdown };
+enum class ChartKind { Ttt, Scaling, Bandwidth, Heatmap, Collective, Breakdown, Parity };
 enum class SeriesKind { Measured, Predicted, Ideal };
+// How a line is drawn; Auto leaves it to the series kind (ideal lines dashed).
+enum class LineStyle { Auto, Solid, Dashed, Dotted };
 
 const char *chartKindName(ChartKind kind); // "ttt", "scaling", ...
 bool parseChartKind(const std::string &text, ChartKind &kind);
@@ -29,6 +31,7 @@ struct Series
     SeriesKind kind = SeriesKind::Measured;
     std::vector<double> x;
     std::vector<double> values;
+    LineStyle line = LineStyle::Auto;
 };
 
 // A label placed at (x, y) in plot coordinates; for bar charts x is the category index.

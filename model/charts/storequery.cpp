@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 namespace clab::charts {
 
@@ -94,7 +95,8 @@ std::vector<RunPoint> StoreQuery::runs(const Filter &filter)
     store::Statement s(m_db,
                        "SELECT coalesce(y.name, ''), r.benchmark, r.metric, r.value, "
                        "coalesce(r.unit, ''), r.measured, coalesce(r.details, ''), "
-                       "coalesce(y.description, '') "
+                       "coalesce(y.description, ''), r.global_batch_size, "
+                       "coalesce(r.round, ''), coalesce(r.precision, '') "
                        "FROM runs r LEFT JOIN systems y ON y.id = r.system_id "
                        "WHERE r.metric IN ('time_to_train', 'score', 'throughput') "
                        "AND (?1 = '' OR r.benchmark = ?1) "
@@ -119,6 +121,10 @@ std::vector<RunPoint> StoreQuery::runs(const Filter &filter)
         r.measured = s.integer(5) != 0;
         const nlohmann::json details = object(s.text(6));
         r.gpus = gpuCount(details, object(s.text(7)));
+        if (!s.isNull(8) && s.integer(8) > 0 && s.integer(8) <= std::numeric_limits<int>::max())
+            r.globalBatch = int(s.integer(8));
+        r.round = s.text(9);
+        r.precision = s.text(10);
         const auto c = jsonNumber(details, "compute_min");
         const auto m = jsonNumber(details, "communication_min");
         const auto i = jsonNumber(details, "input_min");
@@ -176,6 +182,11 @@ ChartData chartFromStore(StoreQuery &store, ChartKind kind, const Filter &filter
         Filter predicted = filter;
         predicted.which = Which::Predicted;
         return breakdownChart(store.runs(predicted));
+    }
+    case ChartKind::Parity: {
+        Filter both = filter; // a prediction needs its measurement
+        both.which = Which::All;
+        return parityChart(store.runs(both));
     }
     }
     return {};

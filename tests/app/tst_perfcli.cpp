@@ -74,6 +74,7 @@ private Q_SLOTS:
     void predictErrors();
     void validateSmallTable();
     void validateWrongColumns();
+    void validateSavesForParity();
     void calibrateWritesReadableFile();
     void validateReference();
 };
@@ -212,6 +213,48 @@ void TestPerfCli::validateSmallTable()
     QVERIFY(summary.contains("skip_reasons"));
 }
 
+// validate --save keeps each prediction beside the imported measurement it predicts: the parity
+// chart pairs them, and saving again adds nothing.
+void TestPerfCli::validateSavesForParity()
+{
+    QTemporaryDir dir;
+    const std::string csv = dir.filePath(QStringLiteral("small.csv")).toStdString();
+    writeFile(csv, smallCsv());
+    const std::string db = dir.filePath(QStringLiteral("store.sqlite")).toStdString();
+    Outcome r = run({"import", "--db", db, csv});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    r = run({"validate", csv, "--json"});
+    const nlohmann::json validated = nlohmann::json::parse(r.out);
+    const nlohmann::json *row = rowAt(validated.at("rows"), csv + ":2");
+    QVERIFY(row);
+    const double predicted = row->at("predicted_minutes").get<double>();
+    r = run({"validate", csv, "--save", db});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QVERIFY2(r.out.find("Saved 1 predicted runs to " + db) != std::string::npos, r.out.c_str());
+    r = run({"validate", csv, "--save", db, "--json"});
+    QVERIFY2(r.err.find("already in " + db) != std::string::npos, r.err.c_str());
+    QVERIFY(nlohmann::json::parse(r.out).contains("rows")); // stdout stays JSON
+
+    const std::string png = dir.filePath(QStringLiteral("parity.png")).toStdString();
+    const std::string points = dir.filePath(QStringLiteral("parity.csv")).toStdString();
+    r = run({"chart", "--db", db, "--kind", "parity", "--out", png, "--csv", points});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QVERIFY(QFileInfo(QString::fromStdString(png)).size() > 1000);
+    // series,kind,x,y: the A100 row at its measured minutes and the prediction (to 0.01 min, the
+    // JSON's rounding).
+    bool found = false;
+    const clab::CsvTable t = clab::CsvTable::parse(clab::readTextFile(points), points);
+    for (std::size_t i = 0; i < t.rowCount(); ++i) {
+        if (t.field(i, "series").rfind("resnet (1", 0) == 0) {
+            found = true;
+            QCOMPARE(std::stod(t.field(i, "measured time to train (min)")), 28.771);
+            QVERIFY(std::abs(std::stod(t.field(i, "predicted time to train (min)")) - predicted)
+                    < 0.01);
+        }
+    }
+    QVERIFY(found);
+}
+
 void TestPerfCli::validateWrongColumns()
 {
     QTemporaryDir dir;
@@ -303,5 +346,5 @@ void TestPerfCli::validateReference()
     QVERIFY2(resnet < 0.15, qPrintable(QString::number(resnet)));
 }
 
-QTEST_GUILESS_MAIN(TestPerfCli)
+QTEST_MAIN(TestPerfCli) // `chart` draws with widgets
 #include "tst_perfcli.moc"

@@ -25,6 +25,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
         {charts::ChartKind::Bandwidth, tr("Bandwidth per link")},
         {charts::ChartKind::Heatmap, tr("Peer-to-peer heatmap")},
         {charts::ChartKind::Collective, tr("Collective bus bandwidth")},
+        {charts::ChartKind::Parity, tr("Predicted against measured")},
     };
     for (const auto &[kind, label] : kinds)
         m_kind->addItem(label, int(kind));

@@ -1,5 +1,7 @@
 #include "views/charts/chartwidget.h"
 
+#include <QSet>
+
 #include <cmath>
 
 namespace clab::views {
@@ -244,9 +246,13 @@ void ChartWidget::drawLines()
     for (const charts::Series &s : series)
         allMeasured = allMeasured && s.kind == charts::SeriesKind::Measured;
     int colour = 0;
+    QSet<QString> named; // a band drawn as two lines has one legend entry
     for (const charts::Series &s : series) {
         QCPGraph *g = addGraph();
         g->setName(text(s.name));
+        if (named.contains(g->name()))
+            g->removeFromLegend();
+        named.insert(g->name());
         QVector<double> keys, values;
         keys.reserve(qsizetype(s.x.size()));
         values.reserve(qsizetype(s.values.size()));
@@ -267,8 +273,14 @@ void ChartWidget::drawLines()
                 if (keys.size() <= 200)
                     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
             } else {
+                // Shapes cycle with the colours (5 against 8): 40 series stay apart, and apart
+                // without colour vision.
+                static const QCPScatterStyle::ScatterShape shapes[]
+                    = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
+                       QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond,
+                       QCPScatterStyle::ssTriangleInverted};
                 g->setLineStyle(QCPGraph::lsNone);
-                g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(c, 2),
+                g->setScatterStyle(QCPScatterStyle(shapes[(colour - 1) % 5], QPen(c, 2),
                                                    QBrush(c.lighter(150)), 9));
             }
             break;
@@ -278,6 +290,13 @@ void ChartWidget::drawLines()
         case charts::SeriesKind::Ideal:
             g->setPen(QPen(c, 1.5, Qt::DashLine));
             break;
+        }
+        if (s.line != charts::LineStyle::Auto) {
+            QPen pen = g->pen();
+            pen.setStyle(s.line == charts::LineStyle::Solid    ? Qt::SolidLine
+                         : s.line == charts::LineStyle::Dashed ? Qt::DashLine
+                                                               : Qt::DotLine);
+            g->setPen(pen);
         }
         // One point draws no line: mark it (the cluster view's cost chart has a point a series).
         if (keys.size() == 1)
@@ -300,9 +319,11 @@ void ChartWidget::drawLines()
     legend->setVisible(!series.empty());
     // Bandwidth curves rise to the right and time-to-train falls to the right: the empty corner
     // is top left for the first, top right for the second.
-    axisRect()->insetLayout()->setInsetAlignment(0, m_chart.kind == charts::ChartKind::Collective
-                                                        ? (Qt::AlignTop | Qt::AlignLeft)
-                                                        : (Qt::AlignTop | Qt::AlignRight));
+    // A parity chart's points lie along the diagonal: its top left is empty too.
+    const bool left = m_chart.kind == charts::ChartKind::Collective
+                      || m_chart.kind == charts::ChartKind::Parity;
+    axisRect()->insetLayout()->setInsetAlignment(0, left ? (Qt::AlignTop | Qt::AlignLeft)
+                                                         : (Qt::AlignTop | Qt::AlignRight));
 }
 
 void ChartWidget::drawHeatmap()
