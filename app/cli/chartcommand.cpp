@@ -111,7 +111,9 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
     bool ok = false;
     {
         views::ChartWidget widget; // destroyed before the application
-        widget.resize(options.width, options.height);
+        widget.resize(options.width, options.height > 0
+                                         ? options.height
+                                         : views::ChartWidget::preferredHeight(chart));
         widget.setChart(chart);
         ok = views::exportChart(widget, outPath, options.dpi, &error);
     }
@@ -144,7 +146,9 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
         ->check(wholeNumber(10, 2400));
     cmd->add_option("--width", options.width, "Width in pixels at 96 dpi (default 900)")
         ->check(wholeNumber(200, 10000));
-    cmd->add_option("--height", options.height, "Height in pixels at 96 dpi (default 560)")
+    cmd->add_option(
+           "--height", options.height,
+           "Height in pixels at 96 dpi (default 560, taller for a long list of categories)")
         ->check(wholeNumber(150, 10000));
     cmd->add_option("--csv", options.csv, "Also write the plotted numbers as CSV");
     cmd->add_option("--out", options.out, "Chart file: .png, .pdf or .svg")->required();

@@ -24,7 +24,7 @@ struct ChartOptions
     bool linear = false; // scaling: linear axes instead of log
     int dpi = 150;
     int width = 900; // pixels at 96 dpi
-    int height = 560;
+    int height = 0;  // 0: ChartWidget::preferredHeight
     std::string csv;
     std::string out;
 };

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <vector>
 
 namespace clab::charts {
 
@@ -21,6 +22,13 @@ struct Mean
     void add(double v) { sum += v, ++n; }
     double value() const { return n ? sum / n : nan; }
 };
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t h = v.size() / 2;
+    return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
 
 bool isTimeMetric(const std::string &metric)
 {
@@ -110,21 +118,76 @@ ChartData tttChart(const std::vector<RunPoint> &runs)
         cells[{r.benchmark, r.system}][r.measured ? 0 : 1][r.metric == "score" ? 0 : 1].add(
             r.value);
     }
+    // Each benchmark's pairs, fastest first.
+    struct Pair
+    {
+        std::string label;
+        double measured, predicted;
+        double sortKey() const { return std::isfinite(measured) ? measured : predicted; }
+    };
+    std::map<std::string, std::vector<Pair>> groups;
+    for (const auto &[key, m] : cells) {
+        const std::string system = key.second.empty() ? std::string("(no system)") : key.second;
+        groups[key.first].push_back({system + " / " + key.first,
+                                     m[0][0].n ? m[0][0].value() : m[0][1].value(),
+                                     m[1][0].n ? m[1][0].value() : m[1][1].value()});
+    }
+    std::vector<std::pair<std::string, std::vector<Pair>>> ordered(groups.begin(), groups.end());
+    // Too many benchmarks for one axis: those with the most pairs.
+    const std::size_t maxGroups = kMaxCategories / 3;
+    if (ordered.size() > maxGroups) {
+        std::stable_sort(ordered.begin(), ordered.end(), [](const auto &a, const auto &b) {
+            return a.second.size() > b.second.size();
+        });
+        c.notes.push_back(std::to_string(ordered.size() - maxGroups)
+                          + " benchmarks with the fewest pairs left out (--benchmark shows one)");
+        ordered.resize(maxGroups);
+        std::sort(ordered.begin(), ordered.end(),
+                  [](const auto &a, const auto &b) { return a.first < b.first; });
+    }
+    const std::size_t perGroup
+        = std::max<std::size_t>(3, kMaxCategories / std::max<std::size_t>(1, ordered.size()));
     Series measured{"measured", SeriesKind::Measured, {}, {}};
     Series predicted{"predicted", SeriesKind::Predicted, {}, {}};
-    for (const auto &[key, m] : cells) {
-        const double idx = double(c.categories.size());
-        c.categories.push_back((key.second.empty() ? std::string("(no system)") : key.second)
-                               + " / " + key.first);
-        const double mv = m[0][0].n ? m[0][0].value() : m[0][1].value();
-        const double pv = m[1][0].n ? m[1][0].value() : m[1][1].value();
-        measured.x.push_back(idx);
-        measured.values.push_back(mv);
-        predicted.x.push_back(idx);
-        predicted.values.push_back(pv);
-        if (std::isfinite(mv) && std::isfinite(pv))
-            c.annotations.push_back({idx, std::max(mv, pv), errorLabel(pv, mv)});
+    std::size_t folded = 0;
+    for (auto &[benchmark, pairs] : ordered) {
+        std::stable_sort(pairs.begin(), pairs.end(),
+                         [](const Pair &a, const Pair &b) { return a.sortKey() < b.sortKey(); });
+        if (pairs.size() > perGroup) {
+            // The fastest, then the rest as one bar: their medians.
+            std::vector<double> ms, ps;
+            for (std::size_t i = perGroup - 1; i < pairs.size(); ++i) {
+                if (std::isfinite(pairs[i].measured))
+                    ms.push_back(pairs[i].measured);
+                if (std::isfinite(pairs[i].predicted))
+                    ps.push_back(pairs[i].predicted);
+            }
+            const std::size_t rest = pairs.size() - (perGroup - 1);
+            folded += rest;
+            pairs.resize(perGroup - 1);
+            pairs.push_back({"others (" + std::to_string(rest) + ", median) / " + benchmark,
+                             ms.empty() ? nan : median(ms), ps.empty() ? nan : median(ps)});
+        }
+        for (const Pair &p : pairs) {
+            const double idx = double(c.categories.size());
+            c.categories.push_back(p.label);
+            measured.x.push_back(idx);
+            measured.values.push_back(p.measured);
+            predicted.x.push_back(idx);
+            predicted.values.push_back(p.predicted);
+            if (std::isfinite(p.measured) && std::isfinite(p.predicted))
+                c.annotations.push_back(
+                    {idx, std::max(p.measured, p.predicted), errorLabel(p.predicted, p.measured)});
+        }
     }
+    if (folded)
+        c.notes.push_back(std::to_string(folded)
+                          + " slower pairs shown as one \"others\" bar "
+                            "per benchmark, at their medians (--system or --benchmark narrows)");
+    std::size_t longest = 0;
+    for (const std::string &label : c.categories)
+        longest = std::max(longest, label.size());
+    c.horizontal = c.categories.size() > 8 || longest > 24;
     c.series = {measured, predicted};
     return c;
 }

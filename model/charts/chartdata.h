@@ -17,6 +17,9 @@ const char *chartKindName(ChartKind kind); // "ttt", "scaling", ...
 bool parseChartKind(const std::string &text, ChartKind &kind);
 const char *seriesKindName(SeriesKind kind); // "measured", "predicted", "ideal"
 
+// No axis carries more category labels than this; builders fold or leave out the rest.
+inline constexpr std::size_t kMaxCategories = 40;
+
 struct Axis
 {
     std::string label; // with the unit: "time to train (min)"
@@ -61,7 +64,8 @@ struct ChartData
     Axis y;
     std::vector<std::string> categories;
     std::vector<Series> series;
-    bool stacked = false; // bars of all series stacked (breakdown) instead of side by side
+    bool stacked = false;    // bars of all series stacked (breakdown) instead of side by side
+    bool horizontal = false; // bars along x, categories down the y axis (many or long labels)
     std::vector<Annotation> annotations;
     Matrix matrix;                  // heat maps only
     std::vector<std::string> notes; // what was left out and why, for the CLI to print

@@ -24,6 +24,7 @@ private Q_SLOTS:
     void errorLabels_data();
     void errorLabels();
     void tttPairsAndErrors();
+    void tttFoldsManyPairs();
     void filters();
     void scalingIdealLine();
     void breakdownFromStore();
@@ -88,22 +89,55 @@ void TestChartData::tttPairsAndErrors()
     StoreQuery q(m_db);
     const ChartData c = chartFromStore(q, ChartKind::Ttt, {});
     QCOMPARE(c.y.label, std::string("time to train (min)"));
-    // Ordered by benchmark, then system.
+    // Grouped by benchmark, the fastest first.
     QCOMPARE(c.categories,
-             (std::vector<std::string>{"Rack B / bert", "Rack A / resnet", "Rack B / resnet"}));
+             (std::vector<std::string>{"Rack B / bert", "Rack B / resnet", "Rack A / resnet"}));
+    QVERIFY(!c.horizontal); // three short labels stand upright
     QCOMPARE(c.series.size(), std::size_t(2));
     QCOMPARE(c.series[0].kind, SeriesKind::Measured);
     QCOMPARE(c.series[0].values[0], 50.0);
-    QCOMPARE(c.series[0].values[1], 32.0);
-    QCOMPARE(c.series[0].values[2], 20.0);
+    QCOMPARE(c.series[0].values[1], 20.0);
+    QCOMPARE(c.series[0].values[2], 32.0);
     QVERIFY(std::isnan(c.series[1].values[0]));
-    QCOMPARE(c.series[1].values[1], 33.6);
-    QCOMPARE(c.series[1].values[2], 17.0);
+    QCOMPARE(c.series[1].values[1], 17.0);
+    QCOMPARE(c.series[1].values[2], 33.6);
     QCOMPARE(c.annotations.size(), std::size_t(2));
-    QCOMPARE(c.annotations[0].text, std::string("+5 %"));
-    QCOMPARE(c.annotations[0].x, 1.0);
-    QCOMPARE(c.annotations[0].y, 33.6); // above the taller bar of the pair
-    QCOMPARE(c.annotations[1].text, std::string("-15 %"));
+    QCOMPARE(c.annotations[0].text, std::string("-15 %"));
+    QCOMPARE(c.annotations[1].text, std::string("+5 %"));
+    QCOMPARE(c.annotations[1].x, 2.0);
+    QCOMPARE(c.annotations[1].y, 33.6); // beyond the longer bar of the pair
+}
+
+// 90 pairs in three benchmarks: each keeps its 12 fastest and one "others" bar at the medians of
+// the other 18 (40 labels at most), and the bars lie flat.
+void TestChartData::tttFoldsManyPairs()
+{
+    std::vector<RunPoint> runs;
+    for (const char *benchmark : {"bert", "resnet", "ssd"}) {
+        for (int i = 1; i <= 30; ++i) {
+            RunPoint r;
+            r.system = "system" + std::to_string(i);
+            r.benchmark = benchmark;
+            r.metric = "score";
+            r.value = i;
+            runs.push_back(r);
+            r.measured = false;
+            r.metric = "time_to_train";
+            r.value = 2.0 * i;
+            runs.push_back(r);
+        }
+    }
+    const ChartData c = tttChart(runs);
+    QCOMPARE(c.categories.size(), std::size_t(39));
+    QVERIFY(c.categories.size() <= kMaxCategories);
+    QVERIFY(c.horizontal);
+    QCOMPARE(c.categories[0], std::string("system1 / bert"));
+    QCOMPARE(c.categories[11], std::string("system12 / bert"));
+    QCOMPARE(c.categories[12], std::string("others (18, median) / bert"));
+    QCOMPARE(c.series[0].values[12], 21.5); // the median of 13..30
+    QCOMPARE(c.series[1].values[12], 43.0);
+    QCOMPARE(c.categories[25], std::string("others (18, median) / resnet"));
+    QCOMPARE(c.notes.size(), std::size_t(1));
 }
 
 void TestChartData::filters()
@@ -217,8 +251,8 @@ void TestChartData::csvExport()
              std::string("system / benchmark,measured [time to train (min)],"
                          "predicted [time to train (min)]\n"
                          "Rack B / bert,50,\n"
-                         "Rack A / resnet,32,33.6\n"
-                         "Rack B / resnet,20,17\n"));
+                         "Rack B / resnet,20,17\n"
+                         "Rack A / resnet,32,33.6\n"));
     Filter f;
     f.benchmark = "resnet";
     QCOMPARE(toCsv(scalingChart(q.runs(f))),

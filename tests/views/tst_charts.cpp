@@ -25,6 +25,7 @@ class TestCharts : public QObject
 private Q_SLOTS:
     void initTestCase();
     void tttBarsLegendAndLabels();
+    void manyCategoriesStayApart();
     void scalingGraphsOnLogAxes();
     void heatmapHasColourScale();
     void breakdownStacks();
@@ -60,6 +61,44 @@ void TestCharts::initTestCase()
     store::Store s(m_db);
     store::importPaths(s, {csv, CLAB_TEST_DATA "/import/p2p_bandwidth_latency.txt",
                            CLAB_TEST_DATA "/import/nccl_all_reduce.txt"});
+}
+
+// 39 time-to-train categories with long names: flat bars, each label its own row at the height
+// the chart asks for, labels cut to the limit, the title and the legend inside the widget.
+void TestCharts::manyCategoriesStayApart()
+{
+    std::vector<RunPoint> runs;
+    for (const char *benchmark : {"bert", "resnet", "ssd"}) {
+        for (int i = 1; i <= 30; ++i) {
+            RunPoint r;
+            r.system = "a_very_long_submission_system_name_ngc24.04_pytorch_" + std::to_string(i);
+            r.benchmark = benchmark;
+            r.metric = "score";
+            r.value = i;
+            runs.push_back(r);
+        }
+    }
+    const ChartData c = tttChart(runs);
+    views::ChartWidget w;
+    w.resize(900, views::ChartWidget::preferredHeight(c));
+    w.setChart(c);
+    w.show(); // the plot takes its size from the shown widget
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.replot();
+    QVERIFY(c.horizontal);
+    const QFontMetrics font(w.yAxis->tickLabelFont());
+    const double row = std::abs(w.yAxis->coordToPixel(1) - w.yAxis->coordToPixel(0));
+    QVERIFY2(row >= font.height(), qPrintable(QStringLiteral("%1 px a row").arg(row)));
+    auto *ticker = dynamic_cast<QCPAxisTickerText *>(w.yAxis->ticker().data());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().size(), int(c.categories.size()));
+    for (const QString &label : ticker->ticks())
+        QVERIFY2(font.horizontalAdvance(label) <= views::ChartWidget::kMaxLabelWidth,
+                 qPrintable(label));
+    const QRect canvas = w.rect();
+    QVERIFY(canvas.contains(w.plotLayout()->element(0, 0)->outerRect())); // the title
+    QVERIFY(w.axisRect()->rect().contains(w.legend->outerRect()));
+    QVERIFY(canvas.contains(w.axisRect()->outerRect()));
 }
 
 ChartData TestCharts::chart(ChartKind kind)

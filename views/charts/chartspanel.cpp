@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace clab::views {
@@ -36,7 +37,12 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_message);
-    layout->addWidget(m_chart, 1);
+    // A long list of categories makes the chart taller than the dock: it scrolls.
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_chart);
+    layout->addWidget(scroll, 1);
     connect(m_kind, &QComboBox::currentIndexChanged, this, &ChartsPanel::reload);
 }
 
@@ -83,6 +89,7 @@ void ChartsPanel::reload()
             m_message->setText(QString::fromStdString(e.what()));
         }
     }
+    m_chart->setMinimumHeight(chartData.horizontal ? ChartWidget::preferredHeight(chartData) : 0);
     m_chart->setChart(chartData);
 }
 

@@ -1,6 +1,8 @@
 #include "views/charts/chartwidget.h"
 
+#include <QMouseEvent>
 #include <QSet>
+#include <QToolTip>
 
 #include <cmath>
 
@@ -58,6 +60,26 @@ QString bytesLabel(double bytes)
 ChartWidget::ChartWidget(QWidget *parent)
     : QCustomPlot(parent)
 {
+    // A category's full name and values where its label is cut short.
+    connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        if (m_chart.categories.empty())
+            return;
+        QCPAxis *keyAxis = m_chart.horizontal ? yAxis : xAxis;
+        const double at = keyAxis->pixelToCoord(m_chart.horizontal ? event->position().y()
+                                                                   : event->position().x());
+        const long i = std::lround(at);
+        if (i < 0 || i >= long(m_chart.categories.size()) || std::abs(at - double(i)) > 0.45) {
+            QToolTip::hideText();
+            return;
+        }
+        QString tip = text(m_chart.categories[std::size_t(i)]);
+        for (const charts::Series &s : m_chart.series)
+            if (std::size_t(i) < s.values.size() && std::isfinite(s.values[std::size_t(i)]))
+                tip += QStringLiteral("\n%1: %2")
+                           .arg(text(s.name))
+                           .arg(s.values[std::size_t(i)], 0, 'g', 4);
+        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+    });
     setBackground(Qt::white);
     setNoAntialiasingOnDrag(true);
     // Nothing is redrawn until setChart(): one replot per chart, as Wireshark batches its graphs.
@@ -137,10 +159,13 @@ void ChartWidget::useCategoryTicks(QCPAxis *axis, const std::vector<std::string>
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     // Long rows of categories turn; short ones break "system / benchmark" over two lines.
     const bool many = labels.size() > 6;
+    const QFontMetrics font(axis->tickLabelFont());
     for (std::size_t i = 0; i < labels.size(); ++i) {
         QString label = text(labels[i]);
         if (!many)
             label.replace(QLatin1String(" / "), QLatin1String("\n"));
+        else // the full text is in the tooltip (and the CSV); the middle goes, the ends stay
+            label = font.elidedText(label, Qt::ElideMiddle, kMaxLabelWidth);
         ticker->addTick(double(i), label);
     }
     axis->setTicker(ticker);
@@ -152,7 +177,7 @@ void ChartWidget::useCategoryTicks(QCPAxis *axis, const std::vector<std::string>
         const QFontMetrics metrics(axis->tickLabelFont());
         int widest = 0;
         for (const std::string &l : labels)
-            widest = std::max(widest, metrics.horizontalAdvance(text(l)));
+            widest = std::max(widest, std::min(kMaxLabelWidth, metrics.horizontalAdvance(text(l))));
         QMargins margins = axisRect()->minimumMargins();
         margins.setLeft(std::max(margins.left(), int(widest * 0.77)));
         axisRect()->setMinimumMargins(margins);
@@ -190,12 +215,20 @@ void ChartWidget::drawBars()
     const auto &series = m_chart.series;
     const int n = int(series.size());
     const bool byKind = !m_chart.stacked;
+    // Many or long labels: bars along x and the labels down the y axis, where they stay level.
+    const bool flat = m_chart.horizontal;
+    QCPAxis *keyAxis = flat ? yAxis : xAxis;
+    QCPAxis *valueAxis = flat ? xAxis : yAxis;
+    if (flat) {
+        xAxis->setLabel(text(m_chart.y.label));
+        yAxis->setLabel(text(m_chart.x.label));
+    }
     QCPBarsGroup *group = m_chart.stacked ? nullptr : new QCPBarsGroup(this);
     const double width = m_chart.stacked ? 0.6 : 0.8 / std::max(1, n);
     double top = 0;
     std::vector<double> stackTop(m_chart.categories.size(), 0.0);
     for (int i = 0; i < n; ++i) {
-        auto *bars = new QCPBars(xAxis, yAxis);
+        auto *bars = new QCPBars(keyAxis, valueAxis);
         bars->setName(text(series[i].name));
         bars->setWidth(width);
         const QColor c = seriesColor(series[i], i, byKind);
@@ -221,22 +254,32 @@ void ChartWidget::drawBars()
         m_bars.push_back(bars);
     }
     if (group)
-        group->setSpacing(2);
+        group->setSpacing(flat ? 1 : 2);
     for (const charts::Annotation &a : m_chart.annotations) {
         auto *label = new QCPItemText(this);
         label->position->setType(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(a.x, a.y);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setPadding(QMargins(0, 0, 0, 3));
+        label->position->setCoords(flat ? a.y : a.x, flat ? a.x : a.y);
+        label->setPositionAlignment(flat ? (Qt::AlignLeft | Qt::AlignVCenter)
+                                         : (Qt::AlignHCenter | Qt::AlignBottom));
+        label->setPadding(flat ? QMargins(3, 0, 0, 0) : QMargins(0, 0, 0, 3));
         label->setText(text(a.text));
-        label->setFont(QFont(font().family(), 9));
+        label->setFont(QFont(font().family(), flat ? 8 : 9));
     }
-    useCategoryTicks(xAxis, m_chart.categories);
-    xAxis->setRange(-0.6, double(m_chart.categories.size()) - 0.4);
-    // Room above the tallest bar for its label and the legend.
-    yAxis->setRange(0, top > 0 ? top * 1.45 : 1);
+    useCategoryTicks(keyAxis, m_chart.categories);
+    keyAxis->setRange(-0.6, double(m_chart.categories.size()) - 0.4);
+    keyAxis->setRangeReversed(flat); // the first category on top
+    // Room beyond the longest bar for its label and the legend.
+    valueAxis->setRange(0, top > 0 ? top * 1.45 : 1);
     legend->setVisible(true);
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+}
+
+int ChartWidget::preferredHeight(const charts::ChartData &chart)
+{
+    // A category row needs about a line and a half of 9 pt text; the rest is title and axes.
+    if (!chart.horizontal)
+        return 560;
+    return std::max(560, 150 + 20 * int(chart.categories.size()));
 }
 
 void ChartWidget::drawLines()

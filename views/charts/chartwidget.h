@@ -26,6 +26,11 @@ public:
     QCPColorScale *colorScale() const { return m_colorScale; }
     QStringList legendNames() const;
 
+    // The height a chart needs to show every category label apart (560 unless bars lie flat).
+    static int preferredHeight(const charts::ChartData &chart);
+    // Category labels longer than this (pixels) lose their middle to "…".
+    static constexpr int kMaxLabelWidth = 300;
+
     // The Okabe-Ito palette (Okabe & Ito 2008, "Color Universal Design"), black last.
     static QColor paletteColor(int index);
 
