@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -303,27 +304,46 @@ ChartData heatmapChart(const std::vector<BandwidthPoint> &rows, const std::strin
     c.kind = ChartKind::Heatmap;
     c.x.label = "receiver";
     c.y.label = "sender";
-    // Default: the first one-way P2P-enabled test (what the links can do), else any p2p test.
+    // Default: the first one-way P2P-enabled test (what the links can do), else any p2p test;
+    // one machine's matrix, the first that has one (rows without both endpoints, as in a table
+    // of link bandwidths, are no matrix).
+    const auto isPeer = [](const BandwidthPoint &b) {
+        return b.link == "p2p" && !b.from.empty() && !b.to.empty() && std::isfinite(b.gbps);
+    };
     std::string chosen = test;
-    for (int pass = 0; pass < 2 && chosen.empty(); ++pass)
+    std::optional<std::string> system;
+    for (int pass = 0; pass < 2 && !system; ++pass)
         for (const BandwidthPoint &b : rows)
-            if (chosen.empty() && b.link == "p2p" && (pass == 1 || oneWayPeakTest(b.test))
-                && lower(b.test).find("latency") == std::string::npos)
+            if (!system && isPeer(b)
+                && (chosen.empty() ? pass == 1 || oneWayPeakTest(b.test) : b.test == chosen)
+                && lower(b.test).find("latency") == std::string::npos) {
                 chosen = b.test;
-    c.title = "Peer-to-peer bandwidth" + (chosen.empty() ? std::string() : ": " + chosen);
+                system = b.system;
+            }
+    c.title = "Peer-to-peer bandwidth" + (chosen.empty() ? std::string() : ": " + chosen)
+              + (system && !system->empty() ? " (" + *system + ")" : std::string());
     c.matrix.valueLabel = "bandwidth (GB/s)";
     std::set<std::string, NaturalLess> endpoints;
     std::map<std::pair<std::string, std::string>, double> cell;
+    std::set<std::string> others;
     for (const BandwidthPoint &b : rows) {
         // A GPU's copy to itself (the diagonal, ~1 TB/s of local memory) is left blank: on the
         // same colour scale it would flatten every peer link to the darkest colour.
-        if (b.test != chosen || b.link != "p2p" || !std::isfinite(b.gbps))
+        if (b.test != chosen || !isPeer(b))
             continue;
+        if (b.system != system) {
+            others.insert(b.system);
+            continue;
+        }
         endpoints.insert(b.from);
         endpoints.insert(b.to);
         double &v = cell.try_emplace({b.from, b.to}, b.gbps).first->second;
         v = std::max(v, b.gbps);
     }
+    if (!others.empty())
+        c.notes.push_back(std::to_string(others.size())
+                          + " other machines' matrices of this test not shown (--system picks "
+                            "one)");
     c.matrix.rows.assign(endpoints.begin(), endpoints.end());
     c.matrix.columns = c.matrix.rows;
     for (const std::string &from : c.matrix.rows)

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void initTestCase();
     void tttBarsLegendAndLabels();
     void manyCategoriesStayApart();
+    void manySeriesLegendBesideThePlot();
     void scalingGraphsOnLogAxes();
     void heatmapHasColourScale();
     void breakdownStacks();
@@ -97,8 +98,52 @@ void TestCharts::manyCategoriesStayApart()
                  qPrintable(label));
     const QRect canvas = w.rect();
     QVERIFY(canvas.contains(w.plotLayout()->element(0, 0)->outerRect())); // the title
+    // A title wider than the chart wraps; its lines stay inside.
+    ChartData titled = c;
+    titled.title = "Peer-to-peer bandwidth: Unidirectional P2P=Enabled Bandwidth (P2P Writes) "
+                   "Matrix (GB/s) (ASUS ESC8000A-E12 with four RTX 6000 Ada and four NICs)";
+    w.setChart(titled);
+    w.resize(600, w.height());
+    w.replot();
+    auto *title = qobject_cast<QCPTextElement *>(w.plotLayout()->element(0, 0));
+    QVERIFY(title && title->text().contains(QLatin1Char('\n')));
+    const QFontMetrics titleFont(title->font());
+    for (const QString &line : title->text().split(QLatin1Char('\n')))
+        QVERIFY2(titleFont.horizontalAdvance(line) <= 600, qPrintable(line));
+    QVERIFY(QRect(0, 0, 600, w.height()).contains(title->outerRect()));
     QVERIFY(w.axisRect()->rect().contains(w.legend->outerRect()));
     QVERIFY(canvas.contains(w.axisRect()->outerRect()));
+}
+
+// Ten curves: the legend leaves the plot's corner for a column beside it, every entry listed;
+// a chart of two curves brings it back inside.
+void TestCharts::manySeriesLegendBesideThePlot()
+{
+    ChartData c;
+    c.kind = ChartKind::Collective;
+    c.title = "Collective bus bandwidth against message size";
+    c.x = {"message size (bytes)", true};
+    c.y = {"bus bandwidth (GB/s)", false};
+    for (int i = 0; i < 10; ++i)
+        c.series.push_back({"machine " + std::to_string(i) + ": all_reduce_perf out-of-place",
+                            SeriesKind::Measured,
+                            {1024, 1048576, 1073741824},
+                            {1.0 + i, 10.0 + i, 100.0 + i}});
+    views::ChartWidget w;
+    w.resize(900, 560);
+    w.setChart(c);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.replot();
+    QVERIFY(w.legendOutside());
+    QCOMPARE(w.legend->itemCount(), 10);
+    QVERIFY(!w.legend->outerRect().intersects(w.axisRect()->rect()));
+    QVERIFY(w.rect().contains(w.legend->outerRect()));
+    c.series.resize(2);
+    w.setChart(c);
+    w.replot();
+    QVERIFY(!w.legendOutside());
+    QVERIFY(w.axisRect()->rect().contains(w.legend->outerRect()));
 }
 
 ChartData TestCharts::chart(ChartKind kind)

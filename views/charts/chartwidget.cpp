@@ -1,6 +1,7 @@
 #include "views/charts/chartwidget.h"
 
 #include <QMouseEvent>
+#include <QResizeEvent>
 #include <QSet>
 #include <QToolTip>
 
@@ -55,7 +56,37 @@ QString bytesLabel(double bytes)
     return QString::number(bytes, 'g', 4) + QLatin1Char(' ') + QLatin1String(units[u]);
 }
 
+// Breaks a title between words so that no line is wider than `width`.
+QString wrapped(const QString &title, const QFontMetrics &metrics, int width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : title.split(QLatin1Char(' '))) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
 } // namespace
+
+void ChartWidget::resizeEvent(QResizeEvent *event)
+{
+    fitTitle(event->size().width());
+    QCustomPlot::resizeEvent(event);
+}
+
+void ChartWidget::fitTitle(int width)
+{
+    m_title->setText(
+        wrapped(text(m_chart.title), QFontMetrics(m_title->font()), std::max(100, width - 24)));
+}
 
 ChartWidget::ChartWidget(QWidget *parent)
     : QCustomPlot(parent)
@@ -111,6 +142,7 @@ QStringList ChartWidget::legendNames() const
 
 void ChartWidget::clearChart()
 {
+    placeLegend(false);
     clearPlottables();
     clearItems();
     axisRect()->setMinimumMargins(QMargins());
@@ -142,7 +174,7 @@ void ChartWidget::setChart(const charts::ChartData &chart)
 {
     m_chart = chart;
     clearChart();
-    m_title->setText(text(chart.title));
+    fitTitle(width());
     xAxis->setLabel(text(chart.x.label));
     yAxis->setLabel(text(chart.y.label));
     if (chart.kind == charts::ChartKind::Heatmap)
@@ -288,14 +320,20 @@ void ChartWidget::drawLines()
     bool allMeasured = true;
     for (const charts::Series &s : series)
         allMeasured = allMeasured && s.kind == charts::SeriesKind::Measured;
+    // More entries than a corner holds: beside the plot, where it covers nothing (before the
+    // graphs are made: their legend items take the legend's font).
+    const bool outside = series.size() > std::size_t(kMaxLegendInside);
+    placeLegend(outside);
     int colour = 0;
     QSet<QString> named; // a band drawn as two lines has one legend entry
     for (const charts::Series &s : series) {
         QCPGraph *g = addGraph();
-        g->setName(text(s.name));
-        if (named.contains(g->name()))
+        // The legend gets the name with its middle cut when long; the CSV keeps it whole.
+        g->setName(QFontMetrics(legend->font())
+                       .elidedText(text(s.name), Qt::ElideMiddle, outside ? 260 : kMaxLabelWidth));
+        if (named.contains(text(s.name)))
             g->removeFromLegend();
-        named.insert(g->name());
+        named.insert(text(s.name));
         QVector<double> keys, values;
         keys.reserve(qsizetype(s.x.size()));
         values.reserve(qsizetype(s.values.size()));
@@ -365,8 +403,40 @@ void ChartWidget::drawLines()
     // A parity chart's points lie along the diagonal: its top left is empty too.
     const bool left = m_chart.kind == charts::ChartKind::Collective
                       || m_chart.kind == charts::ChartKind::Parity;
-    axisRect()->insetLayout()->setInsetAlignment(0, left ? (Qt::AlignTop | Qt::AlignLeft)
-                                                         : (Qt::AlignTop | Qt::AlignRight));
+    if (!m_legendOutside)
+        axisRect()->insetLayout()->setInsetAlignment(0, left ? (Qt::AlignTop | Qt::AlignLeft)
+                                                             : (Qt::AlignTop | Qt::AlignRight));
+}
+
+void ChartWidget::placeLegend(bool outside)
+{
+    if (outside == m_legendOutside)
+        return;
+    if (outside) {
+        // Beside the plot, at the top of a column whose empty rest takes the height, so that
+        // its rows stay close.
+        axisRect()->insetLayout()->take(legend);
+        m_legendColumn = new QCPLayoutGrid;
+        plotLayout()->addElement(1, 1, m_legendColumn);
+        plotLayout()->setColumnStretchFactor(1, 0.001);
+        m_legendColumn->addElement(0, 0, legend);
+        m_legendColumn->addElement(1, 0, new QCPLayoutGrid);
+        m_legendColumn->setRowStretchFactor(0, 0.001);
+        m_legendColumn->setRowStretchFactor(1, 1);
+        legend->setFont(QFont(font().family(), 8));
+        legend->setIconSize(18, 10);
+        legend->setRowSpacing(-2);
+    } else {
+        m_legendColumn->take(legend);
+        plotLayout()->remove(m_legendColumn);
+        m_legendColumn = nullptr;
+        plotLayout()->simplify();
+        axisRect()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+        legend->setFont(font());
+        legend->setIconSize(32, 18);
+        legend->setRowSpacing(0);
+    }
+    m_legendOutside = outside;
 }
 
 void ChartWidget::drawHeatmap()

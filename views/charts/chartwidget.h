@@ -30,11 +30,19 @@ public:
     static int preferredHeight(const charts::ChartData &chart);
     // Category labels longer than this (pixels) lose their middle to "…".
     static constexpr int kMaxLabelWidth = 300;
+    // A legend of more entries goes beside the plot instead of into a corner of it.
+    static constexpr int kMaxLegendInside = 6;
+    bool legendOutside() const { return m_legendOutside; }
 
     // The Okabe-Ito palette (Okabe & Ito 2008, "Color Universal Design"), black last.
     static QColor paletteColor(int index);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitTitle(int width); // wrapped, never cut
+    void placeLegend(bool outside);
     void clearChart();
     void drawBars();
     void drawLines();
@@ -48,6 +56,8 @@ private:
     QCPColorMap *m_colorMap = nullptr;
     QCPColorScale *m_colorScale = nullptr;
     QCPMarginGroup *m_marginGroup = nullptr;
+    bool m_legendOutside = false;
+    QCPLayoutGrid *m_legendColumn = nullptr; // holds the legend when it is outside
 };
 
 } // namespace clab::views
