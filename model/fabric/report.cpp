@@ -1,5 +1,6 @@
 #include "fabric/report.h"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -119,6 +120,37 @@ OrderedJson analysisToJson(const Analysis &a)
     return root;
 }
 
+namespace {
+
+// The measured transfers of a system beside the model's values, those further apart than the
+// tolerance marked "(off by more than 15 %)".
+void measuredToText(const SystemReport &s, std::ostringstream &out)
+{
+    std::vector<std::array<std::string, 4>> rows; // transfer, measured, model, by
+    const auto add
+        = [&](const std::string &what, double measured, double model, const std::string &by) {
+              std::string mark = fixed(model / measured, 2);
+              if (offByMoreThanTolerance(model, measured))
+                  mark += " (off by more than 15 %)";
+              rows.push_back({what, fixed(measured), fixed(model) + "  " + mark, by});
+          };
+    for (const HostToDevice &h : s.h2d)
+        if (h.measuredGBps)
+            add("host -> " + h.device, *h.measuredGBps, h.aloneGBps, h.measuredBy);
+    for (const PeerToPeer &p : s.p2p)
+        if (p.measuredGBps)
+            add(p.from + " -> " + p.to, *p.measuredGBps, p.GBps, p.measuredBy);
+    if (s.measuredBusGBps)
+        add("ring bus bandwidth", *s.measuredBusGBps, s.ringGBps, s.measuredBusBy);
+    if (rows.empty())
+        return;
+    out << "  Measured beside the model (GB/s; model / measured)\n";
+    for (const auto &r : rows)
+        out << "    " << pad(r[0], 22) << pad(r[1], 9) << pad(r[2], 34) << r[3] << "\n";
+}
+
+} // namespace
+
 std::string analysisToText(const Analysis &a)
 {
     std::ostringstream out;
@@ -159,6 +191,7 @@ std::string analysisToText(const Analysis &a)
                 out << " " << kind << " " << n;
             out << "\n  Ring over all GPUs at once: " << fixed(s.ringGBps) << " GB/s per GPU\n";
         }
+        measuredToText(s, out);
         for (const StorageRead &r : s.storage)
             out << "  Drive " << r.device << ": " << fixed(r.aloneGBps) << " GB/s alone, "
                 << fixed(r.concurrentGBps) << " GB/s with all drives reading\n";

@@ -124,6 +124,14 @@ void TestMachineCli::storedMeasurementsOfTheSameSystem()
     // bandwidthTest measured device 0; the p2p matrix has GPUs 0-2: 3 x 2 ordered pairs.
     QCOMPARE(measured({"analyze", design, "--json", "--db", named}), std::pair(1, 6));
 
+    // The text says it too, pair by pair.
+    r = test::run({"analyze", design, "--db", named});
+    QVERIFY2(r.out.find("Measured beside the model") != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find("host -> gpu0") != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find("gpu0 -> gpu2") != std::string::npos, r.out.c_str());
+    r = test::run({"analyze", design});
+    QVERIFY(r.out.find("Measured beside the model") == std::string::npos);
+
     const std::string missing = m_dir.filePath(QStringLiteral("none.sqlite")).toStdString();
     r = test::run({"analyze", design, "--db", missing});
     QCOMPARE(r.status, 1);
