@@ -1,4 +1,5 @@
 #include "charts/builders.h"
+#include "util/stats.h"
 
 #include <algorithm>
 #include <cctype>
@@ -15,21 +16,6 @@ namespace clab::charts {
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
-struct Mean
-{
-    double sum = 0;
-    int n = 0;
-    void add(double v) { sum += v, ++n; }
-    double value() const { return n ? sum / n : nan; }
-};
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const std::size_t h = v.size() / 2;
-    return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-}
 
 bool isTimeMetric(const std::string &metric)
 {

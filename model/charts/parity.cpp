@@ -1,6 +1,7 @@
 // The parity chart: every prediction against the measurement it predicts.
 #include "charts/builders.h"
 #include "perf/precision.h"
+#include "util/stats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,14 +14,6 @@
 namespace clab::charts {
 
 namespace {
-
-struct Mean
-{
-    double sum = 0;
-    int n = 0;
-    void add(double v) { sum += v, ++n; }
-    double value() const { return sum / n; }
-};
 
 // Runs predict each other when they name the same system, benchmark, round, global batch and
 // precision ("AMP" and "fp16" alike); what a run leaves blank is blank on both sides.
@@ -43,13 +36,6 @@ struct Sides
     double measuredValue() const { return score.n ? score.value() : measured.value(); }
     bool matched() const { return (score.n || measured.n) && predicted; }
 };
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const std::size_t h = v.size() / 2;
-    return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-}
 
 std::string percent(double fraction)
 {

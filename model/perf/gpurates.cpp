@@ -1,4 +1,5 @@
 #include "perf/gpurates.h"
+#include "util/stats.h"
 
 #include "catalog/catalog.h"
 
@@ -44,15 +45,6 @@ std::optional<double> peak(const catalog::Tflops &t, Precision p)
         return t.fp8;
     }
     return std::nullopt;
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 // Median share of peak that measured GPUs reach: of the same architecture when there are some.

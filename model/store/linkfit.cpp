@@ -1,4 +1,5 @@
 #include "store/linkfit.h"
+#include "util/stats.h"
 
 #include "catalog/catalog.h"
 #include "store/store.h"
@@ -58,8 +59,7 @@ std::vector<LinkFit> fitLinkFractions(Store &store, const catalog::Catalog &cata
         std::vector<double> &v = values[id];
         std::sort(v.begin(), v.end());
         const std::size_t n = v.size();
-        const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-        fit.fittedFraction = median / fit.rawGBps;
+        fit.fittedFraction = median(v) / fit.rawGBps;
         fit.minGBps = v.front();
         fit.maxGBps = v.back();
         fit.measurements = int(n);
