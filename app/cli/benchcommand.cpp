@@ -11,6 +11,7 @@
 #include "cluster/report.h"
 #include "fabric/analysis.h"
 #include "perf/fit.h"
+#include "perf/study.h"
 #include "store/import.h"
 #include "store/store.h"
 #include "util/csv.h"
@@ -151,6 +152,20 @@ std::vector<Benchmark> benchmarks()
                  volatile double t = perf::predict(p, *w, 1632, perf::Precision::Fp16,
                                                    perf::Calibration::builtin())
                                          .stepS;
+                 (void)t;
+             });
+         }},
+        {"study_seed", "<= 20 us",
+         [] {
+             // One point of the seed study, cycling through all 64: the compositions are built
+             // and analysed once (as `composelab study` does), each point runs the model.
+             auto study = std::make_shared<perf::Study>(perf::readStudy(
+                 perf::seedStudyText(), "seed.clabstudy", catalog::Catalog::builtin()));
+             auto runner = std::make_shared<perf::StudyRunner>(*study, catalog::Catalog::builtin(),
+                                                               perf::Calibration::builtin());
+             auto next = std::make_shared<std::uint64_t>(0);
+             return std::function<void()>([runner, next, points = study->points()] {
+                 volatile double t = runner->evaluate((*next)++ % points).prediction.stepS;
                  (void)t;
              });
          }},

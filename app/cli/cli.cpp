@@ -8,6 +8,7 @@
 #include "cli/importcommand.h"
 #include "cli/machinecommand.h"
 #include "cli/runscommand.h"
+#include "cli/studycommand.h"
 #include "cli/topocommand.h"
 #include "cli/upgradecommand.h"
 #include "cli/validators.h"
@@ -31,8 +32,8 @@ namespace {
 const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names
-        = {"analyze", "bench",  "predict", "calibrate", "validate", "topo", "import",
-           "chart",   "render", "example", "upgrade",   "machine",  "runs"};
+        = {"analyze", "bench",   "predict", "calibrate", "validate", "topo",  "import", "chart",
+           "render",  "example", "upgrade", "machine",   "runs",     "study", "merge"};
     return names;
 }
 
@@ -147,10 +148,13 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     addRunsSubcommand(app, runsOptions);
     ExampleOptions exampleOptions;
     addExampleSubcommand(app, exampleOptions);
+    StudyOptions studyOptions;
+    MergeOptions mergeOptions;
+    addStudySubcommands(app, studyOptions, mergeOptions);
 
     // --catalog DIR: user parts from another folder, for the commands that read designs.
     std::string catalogDir;
-    for (CLI::App *sub : {analyzeCmd, predictCmd, validateCmd})
+    for (CLI::App *sub : {analyzeCmd, predictCmd, validateCmd, app.get_subcommand("study")})
         sub->add_option("--catalog", catalogDir,
                         "Also read the user parts (catalog JSON files) of this folder");
     app.get_subcommand("render")->add_option(
@@ -229,6 +233,10 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
         return machineCommand(machineOptions, out, err);
     if (app.get_subcommand("example")->parsed())
         return exampleCommand(exampleOptions, out, err);
+    if (app.get_subcommand("study")->parsed())
+        return studyCommand(studyOptions, out, err);
+    if (app.get_subcommand("merge")->parsed())
+        return mergeCommand(mergeOptions, out, err);
     return 2;
 }
 

@@ -2,6 +2,8 @@
 
 #include "design/design.h"
 #include "design/examples.h"
+#include "perf/study.h"
+#include "util/fileio.h"
 
 #include <CLI/CLI.hpp>
 
@@ -20,9 +22,10 @@ constexpr int kMaxPoolDevices = 10'000;
 void addExampleSubcommand(CLI::App &app, ExampleOptions &options)
 {
     CLI::App *cmd = app.add_subcommand(
-        "example", "Write a bundled example design, or a synthetic pool (pool:N devices)");
+        "example", "Write a bundled example design, a synthetic pool (pool:N devices), or the seed "
+                   "study (seed-study)");
     cmd->add_option("name", options.name,
-                    "seed-testbed, dgx-a100-nvswitch, ... (see --help) or pool:N")
+                    "seed-testbed, dgx-a100-nvswitch, ... (see --help), pool:N or seed-study")
         ->required();
     cmd->add_option("--out,-o", options.out, "Design file to write (default: standard output)");
 }
@@ -31,6 +34,19 @@ int exampleCommand(const ExampleOptions &options, std::ostream &out, std::ostrea
 {
     std::string text;
     const std::string name = options.name;
+    if (name == "seed-study") {
+        if (options.out.empty()) {
+            out << perf::seedStudyText();
+            return 0;
+        }
+        try {
+            writeFileAtomically(options.out, std::string(perf::seedStudyText()));
+        } catch (const std::exception &e) {
+            err << "composelab example: " << e.what() << "\n";
+            return 1;
+        }
+        return 0;
+    }
     if (name.rfind("pool:", 0) == 0) {
         int devices = 0;
         const char *first = name.data() + 5, *last = name.data() + name.size();
@@ -51,7 +67,7 @@ int exampleCommand(const ExampleOptions &options, std::ostream &out, std::ostrea
         }
         if (text.empty()) {
             err << "composelab example: no example '" << name << "'; there are " << known
-                << " and pool:N\n";
+                << ", pool:N and seed-study\n";
             return 1;
         }
     }

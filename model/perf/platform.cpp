@@ -132,12 +132,13 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
         const catalog::Chassis *ch = catalog.chassis(model);
         const int slots = ch ? ch->slots : 16;
         const int boxes = (n + slots - 1) / slots;
+        const int uplinks = spec.chassisUplinks > 0 ? spec.chassisUplinks : sockets;
         for (int b = 0; b < boxes; ++b) {
             const std::string id = "box" + std::to_string(b);
             d.chassis.push_back({id, model, {}});
-            for (int s = 0; s < sockets && ch && s < ch->hostPorts; ++s)
-                d.links.push_back(
-                    {"host/cpu" + std::to_string(s), id + "/up" + std::to_string(s), x16, 1});
+            for (int u = 0; u < uplinks && ch && u < ch->hostPorts; ++u)
+                d.links.push_back({"host/cpu" + std::to_string(u % std::max(1, sockets)),
+                                   id + "/up" + std::to_string(u), x16, 1});
         }
         for (int i = 0; i < n; ++i) {
             d.devices[std::size_t(i)].chassis = "box" + std::to_string(i / slots);

@@ -33,6 +33,8 @@ struct SystemSpec
     int pcieGen = 0;   // PCIe generation between host and GPUs
     bool composable
         = false; // GPUs in an external PCIe chassis ("GPUs are installed in an external PCI box")
+    int chassisUplinks
+        = 0; // host cables into each chassis, spread over the sockets; 0: one per socket
     double networkGbpsPerNode
         = 0; // inter-node line rate per node, all NICs (Gb/s); 0 when unknown/none
     std::string networkFamily;      // "infiniband", "ethernet" or empty

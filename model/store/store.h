@@ -85,6 +85,8 @@ public:
 
     const std::string &path() const { return m_path; }
     int schemaVersion() const;
+    // The open connection, for the few whole-table operations (merge) done in SQL.
+    sqlite3 *connection() const { return m_db; }
 
     void begin();
     void commit();

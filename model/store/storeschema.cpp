@@ -69,6 +69,19 @@ CREATE TABLE bandwidth (
 );
 CREATE INDEX bandwidth_tool ON bandwidth(tool, link);
 )sql"},
+        // Studies (composelab study): which study, which shard of it, and its text, beside the
+        // source its predicted runs belong to, so that merging shards can check they agree.
+        {2, R"sql(
+CREATE TABLE studies (
+    source_id INTEGER PRIMARY KEY REFERENCES sources(id),
+    name TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    shard INTEGER NOT NULL,
+    shards INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    text TEXT NOT NULL
+);
+)sql"},
     };
     return steps;
 }

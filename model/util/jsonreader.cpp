@@ -144,6 +144,16 @@ std::string ObjectReader::string(const char *key, const std::string &fallback)
     return has(key) ? string(key) : (m_used.insert(key), fallback);
 }
 
+bool ObjectReader::boolean(const char *key, bool fallback)
+{
+    if (!has(key))
+        return m_used.insert(key), fallback;
+    const Json &v = value(key);
+    if (!v.is_boolean())
+        fail(key, std::string("expected true or false, found ") + jsonTypeName(v));
+    return v.get<bool>();
+}
+
 double ObjectReader::number(const char *key)
 {
     const Json &v = value(key);

@@ -43,6 +43,9 @@ public:
     std::optional<double> optionalNumber(const char *key); // absent or null gives nullopt
     int integer(const char *key, int minimum = 0);
     int integer(const char *key, int fallback, int minimum);
+    bool boolean(const char *key, bool fallback);
+    // The value itself, for callers that check it their own way.
+    const Json &raw(const char *key) { return value(key); }
     std::vector<std::string> strings(const char *key); // absent gives an empty list
     std::vector<int> integers(const char *key);
     const Json &array(const char *key);          // required
