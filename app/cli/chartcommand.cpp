@@ -134,8 +134,8 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
         "chart", "Draw a chart of the experiment store (PNG, PDF or SVG), headless");
     cmd->add_option("--db", options.db, "Experiment store (SQLite file; default: the user's)");
     cmd->add_option("--kind", options.kind,
-                    "ttt, scaling, bandwidth, heatmap, collective, breakdown or parity (predicted "
-                    "against measured)")
+                    "ttt, scaling, bandwidth, heatmap, collective, breakdown, parity (predicted "
+                    "against measured) or compare (a study's variants)")
         ->required();
     cmd->add_option("--benchmark", options.benchmark, "Only this benchmark");
     cmd->add_option("--system", options.system, "Only systems whose name contains this");

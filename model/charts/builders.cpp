@@ -364,9 +364,7 @@ ChartData collectiveChart(const std::vector<BandwidthPoint> &rows)
     return c;
 }
 
-namespace {
-
-ChartData breakdownFrom(const std::vector<std::pair<std::string, std::array<double, 4>>> &bars)
+ChartData breakdownBars(const std::vector<std::pair<std::string, std::array<double, 4>>> &bars)
 {
     ChartData c;
     c.kind = ChartKind::Breakdown;
@@ -391,8 +389,6 @@ ChartData breakdownFrom(const std::vector<std::pair<std::string, std::array<doub
     return c;
 }
 
-} // namespace
-
 ChartData breakdownChart(const std::vector<LabelledPrediction> &predictions)
 {
     std::vector<std::pair<std::string, std::array<double, 4>>> bars;
@@ -405,7 +401,7 @@ ChartData breakdownChart(const std::vector<LabelledPrediction> &predictions)
         const auto &b = p.prediction.breakdownMin;
         bars.push_back({p.label, {b.compute, b.communication, b.input, b.evaluation}});
     }
-    ChartData out = breakdownFrom(bars);
+    ChartData out = breakdownBars(bars);
     out.notes = c.notes;
     return out;
 }
@@ -414,11 +410,11 @@ ChartData breakdownChart(const std::vector<RunPoint> &runs)
 {
     std::vector<std::pair<std::string, std::array<double, 4>>> bars;
     for (const RunPoint &r : runs)
-        if (!r.measured && r.breakdownMin)
+        if (!r.measured && r.breakdownMin && !r.breakdownOfEpoch)
             bars.push_back(
                 {(r.system.empty() ? std::string("(no system)") : r.system) + " / " + r.benchmark,
                  *r.breakdownMin});
-    ChartData c = breakdownFrom(bars);
+    ChartData c = breakdownBars(bars);
     if (bars.empty())
         c.notes.push_back("no predicted run carries a breakdown (details compute_min, "
                           "communication_min, input_min, evaluation_min)");

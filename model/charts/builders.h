@@ -28,6 +28,8 @@ struct RunPoint
     // A predicted run may carry its breakdown (details compute_min, communication_min, input_min,
     // evaluation_min, as a generic CSV's extra columns): compute, communication, input, evaluation.
     std::optional<std::array<double, 4>> breakdownMin;
+    bool breakdownOfEpoch = false; // breakdownMin is of one epoch (no convergence table)
+    std::string study;             // the study a predicted point belongs to (details "study")
 };
 
 struct BandwidthPoint
@@ -79,5 +81,15 @@ ChartData breakdownChart(const std::vector<RunPoint> &runs);
 // its median error, and the y = x, ±10 % and ±25 % lines. The newest prediction of a run counts
 // (`runs` in stored order). Time to train when any pair has it, else throughput.
 ChartData parityChart(const std::vector<RunPoint> &runs);
+
+// Stacked bars of labelled breakdowns (compute, exposed communication, input stall, evaluation),
+// each with its total as an annotation.
+ChartData breakdownBars(const std::vector<std::pair<std::string, std::array<double, 4>>> &bars);
+
+// The variants of a study side by side, each bar split into its breakdown: grouped by benchmark,
+// the study's order within a group. A benchmark without a convergence table shows one epoch. The
+// newest study of the runs is shown; when the bars would pass kMaxCategories, whole benchmarks
+// are left out (said in notes).
+ChartData compareChart(const std::vector<RunPoint> &runs);
 
 } // namespace clab::charts

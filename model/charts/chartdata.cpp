@@ -10,7 +10,7 @@ namespace clab::charts {
 namespace {
 
 const char *const kindNames[]
-    = {"ttt", "scaling", "bandwidth", "heatmap", "collective", "breakdown", "parity"};
+    = {"ttt", "scaling", "bandwidth", "heatmap", "collective", "breakdown", "parity", "compare"};
 
 std::string number(double v)
 {

@@ -131,6 +131,12 @@ std::vector<RunPoint> StoreQuery::runs(const Filter &filter)
         const auto e = jsonNumber(details, "evaluation_min");
         if (c && m && i && e)
             r.breakdownMin = std::array<double, 4>{*c, *m, *i, *e};
+        auto text = [&](const char *key) {
+            const auto it = details.find(key);
+            return it != details.end() && it->is_string() ? it->get<std::string>() : std::string();
+        };
+        r.breakdownOfEpoch = text("breakdown_of") == "epoch";
+        r.study = text("study");
         out.push_back(std::move(r));
     }
     return out;
@@ -182,6 +188,11 @@ ChartData chartFromStore(StoreQuery &store, ChartKind kind, const Filter &filter
         Filter predicted = filter;
         predicted.which = Which::Predicted;
         return breakdownChart(store.runs(predicted));
+    }
+    case ChartKind::Compare: {
+        Filter predicted = filter;
+        predicted.which = Which::Predicted;
+        return compareChart(store.runs(predicted));
     }
     case ChartKind::Parity: {
         Filter both = filter; // a prediction needs its measurement

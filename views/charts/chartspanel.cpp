@@ -27,6 +27,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
         {charts::ChartKind::Heatmap, tr("Peer-to-peer heatmap")},
         {charts::ChartKind::Collective, tr("Collective bus bandwidth")},
         {charts::ChartKind::Parity, tr("Predicted against measured")},
+        {charts::ChartKind::Compare, tr("Study variants compared")},
     };
     for (const auto &[kind, label] : kinds)
         m_kind->addItem(label, int(kind));

@@ -303,7 +303,31 @@ void ChartWidget::drawBars()
     // Room beyond the longest bar for its label and the legend.
     valueAxis->setRange(0, top > 0 ? top * 1.45 : 1);
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend goes to the corner the bars leave free: the end of the value axis, beside the
+    // shorter end of the categories.
+    std::vector<double> reach(m_chart.categories.size(), 0.0);
+    for (const charts::Series &s : series)
+        for (std::size_t k = 0; k < s.values.size() && k < s.x.size(); ++k) {
+            const auto at = std::size_t(std::max(0.0, s.x[k]));
+            if (at < reach.size() && std::isfinite(s.values[k]))
+                reach[at]
+                    = m_chart.stacked ? reach[at] + s.values[k] : std::max(reach[at], s.values[k]);
+        }
+    const std::size_t quarter = std::max<std::size_t>(1, reach.size() / 4);
+    double first = 0, last = 0;
+    for (std::size_t k = 0; k < quarter && k < reach.size(); ++k) {
+        first = std::max(first, reach[k]);
+        last = std::max(last, reach[reach.size() - 1 - k]);
+    }
+    const double longest = reach.empty() ? 0.0 : *std::max_element(reach.begin(), reach.end());
+    if (!reach.empty() && std::min(first, last) > 0.5 * longest) {
+        placeLegend(true); // no free corner: beside the plot
+        return;
+    }
+    const bool atStart = first <= last; // the first categories (top when flat, left when upright)
+    axisRect()->insetLayout()->setInsetAlignment(
+        0, flat ? ((atStart ? Qt::AlignTop : Qt::AlignBottom) | Qt::AlignRight)
+                : (Qt::AlignTop | (atStart ? Qt::AlignLeft : Qt::AlignRight)));
 }
 
 int ChartWidget::preferredHeight(const charts::ChartData &chart)
@@ -420,7 +444,9 @@ void ChartWidget::placeLegend(bool outside)
         plotLayout()->addElement(1, 1, m_legendColumn);
         plotLayout()->setColumnStretchFactor(1, 0.001);
         m_legendColumn->addElement(0, 0, legend);
-        m_legendColumn->addElement(1, 0, new QCPLayoutGrid);
+        // A plain element below takes the spare height (an empty grid cannot grow), so that the
+        // legend keeps its rows together.
+        m_legendColumn->addElement(1, 0, new QCPLayoutElement(this));
         m_legendColumn->setRowStretchFactor(0, 0.001);
         m_legendColumn->setRowStretchFactor(1, 1);
         legend->setFont(QFont(font().family(), 8));
