@@ -14,6 +14,12 @@ packages=(
     xvfb xauth fonts-dejavu-core
 )
 
+# The tests also run a study as a Slurm job array on a Slurm started on localhost
+# (tests/slurm/study_array.sh): `setup.sh --tests` (what scripts/test.sh runs) installs it too.
+if [ "${1:-}" = "--tests" ]; then
+    packages+=(slurm-wlm munge sqlite3)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
