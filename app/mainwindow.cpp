@@ -13,6 +13,7 @@
 #include "views/canvas/canvasview.h"
 #include "views/charts/chartspanel.h"
 #include "views/cluster/clusterview.h"
+#include "views/study/studypanel.h"
 #include "views/experiments/experimentsview.h"
 #include "views/findings/findingspanel.h"
 #include "views/inspector/inspectorwidget.h"
@@ -71,6 +72,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_experiments(new views::ExperimentsView)
     , m_charts(new views::ChartsPanel)
     , m_cluster(new views::ClusterView)
+    , m_study(new views::StudyPanel)
     , m_controller(
           new CanvasController(&m_document, m_scene, m_canvas, m_inspector, m_palette, this))
     , m_autosave(new Autosave(&m_document, this))
@@ -84,6 +86,15 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_canvas);
     createDocks();
     m_charts->setStorePath(storePath());
+    m_study->setStorePath(storePath());
+    // A study's points land in the store: the chart shows them side by side.
+    connect(m_study, &views::StudyPanel::finished, this, [this](bool stored) {
+        if (!stored)
+            return;
+        m_experiments->reload();
+        m_charts->setKind(charts::ChartKind::Compare);
+        m_charts->reload();
+    });
     connect(m_experiments, &views::ExperimentsView::selectionChanged, m_charts,
             &views::ChartsPanel::setRunIds);
     connect(m_import, &ImportRunner::finished, m_charts, &views::ChartsPanel::reload);
@@ -162,6 +173,10 @@ void MainWindow::createDocks()
     tabifyDockWidget(results, experiments);
     tabifyDockWidget(experiments, chart);
     tabifyDockWidget(chart, cluster);
+    // Many compositions at once: a study's points in a table, kept in the store for the chart.
+    QDockWidget *study = dock(this, tr("Study"), "studyDock", m_study);
+    addDockWidget(Qt::BottomDockWidgetArea, study);
+    tabifyDockWidget(cluster, study);
     results->raise();
     resizeDocks({palette, inspector}, {260, 320}, Qt::Horizontal);
     resizeDocks({results}, {300}, Qt::Vertical);
@@ -360,6 +375,7 @@ void MainWindow::setStorePath(const QString &path)
     QSettings().setValue(QStringLiteral("storePath"), path);
     m_experiments->setStorePath(path);
     m_charts->setStorePath(path);
+    m_study->setStorePath(path);
     reloadStoredMeasurements();
 }
 

@@ -27,6 +27,7 @@ class CanvasScene;
 class CanvasView;
 class ChartsPanel;
 class ClusterView;
+class StudyPanel;
 class ExperimentsView;
 class FindingsPanel;
 class InspectorWidget;
@@ -78,6 +79,7 @@ public:
     views::ExperimentsView *experimentsView() const { return m_experiments; }
     views::ChartsPanel *chartsPanel() const { return m_charts; }
     views::ClusterView *clusterView() const { return m_cluster; }
+    views::StudyPanel *studyPanel() const { return m_study; }
     // Keeps the results' figures of every composed system as predicted runs in the experiment
     // store; returns how many runs were added (0 when they are already there).
     int savePredictionsToStore();
@@ -148,6 +150,7 @@ private:
     views::ExperimentsView *m_experiments;
     views::ChartsPanel *m_charts;
     views::ClusterView *m_cluster;
+    views::StudyPanel *m_study;
     std::optional<design::Cluster> m_shownCluster; // the design's cluster the Cluster view shows
     CanvasController *m_controller;
     Autosave *m_autosave;

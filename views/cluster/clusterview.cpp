@@ -379,8 +379,11 @@ void ClusterView::showCurrent()
     const std::string size = QLocale(QLocale::English).toString(m_scale).toStdString();
     m_allreduce->setChart(cluster::allreduceChart(
         all, "All-reduce bandwidth by message size, families at ~" + size + " accelerators"));
-    // The curves rise to the right on log axes: the bottom right corner is the empty one.
-    m_allreduce->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The curves rise to the right on log axes: the bottom right corner is the empty one (when
+    // the legend is inside; with many families it stands beside the plot).
+    if (!m_allreduce->legendOutside())
+        m_allreduce->axisRect()->insetLayout()->setInsetAlignment(0,
+                                                                  Qt::AlignBottom | Qt::AlignRight);
     m_allreduce->replot();
     m_cost->setChart(cluster::costChart(
         all, "Network cost against all-reduce bandwidth, families at ~" + size + " accelerators",
