@@ -593,6 +593,8 @@ OrderedJson studyResultToJson(const StudyRunner &runner, const StudyResult &r)
         return j;
     }
     const Prediction &p = r.prediction;
+    if (const auto &platform = runner.compositions()[r.composition].platform)
+        j["gpus"] = platform->gpusPerNode * platform->nodes;
     j["global_batch"] = p.globalBatch;
     j["precision"] = precisionName(p.precision);
     j["step_ms"] = p.stepS * 1e3;
