@@ -11,6 +11,54 @@ namespace clab::views {
 
 namespace {
 
+// Log-axis ticks at 1, 2 and 5 times a power of ten, labelled; decades only when those would
+// crowd (more than 12), and a sub-grid line at every whole multiple in between.
+class OneTwoFiveTicker : public QCPAxisTicker
+{
+protected:
+    QVector<double> createTickVector(double, const QCPRange &range) override
+    {
+        QVector<double> ticks;
+        if (range.lower <= 0 || range.upper <= range.lower)
+            return ticks;
+        const int first = int(std::floor(std::log10(range.lower)));
+        const int last = int(std::ceil(std::log10(range.upper)));
+        // One tick beyond each end, so that the sub-grid reaches the edges (QCustomPlot trims
+        // what lies outside the range).
+        for (const std::initializer_list<double> &steps :
+             {std::initializer_list<double>{1, 2, 5}, std::initializer_list<double>{1}}) {
+            ticks.clear();
+            int inside = 0;
+            for (int e = first - 1; e <= last; ++e)
+                for (double m : steps) {
+                    const double v = m * std::pow(10.0, e);
+                    const bool in = v >= range.lower && v <= range.upper;
+                    inside += in;
+                    if (in || (v < range.lower && v * 10.1 > range.lower)
+                        || (v > range.upper && ticks.size() && ticks.back() <= range.upper))
+                        ticks << v;
+                }
+            if (inside <= 12)
+                break;
+        }
+        return ticks;
+    }
+    QVector<double> createSubTickVector(int, const QVector<double> &ticks) override
+    {
+        QVector<double> sub;
+        for (int i = 0; i + 1 < ticks.size(); ++i) {
+            const double decade = std::pow(10.0, std::floor(std::log10(ticks[i]) + 1e-9));
+            for (double v = ticks[i] + decade; v < ticks[i + 1] * (1 - 1e-9); v += decade)
+                sub << v;
+        }
+        return sub;
+    }
+};
+
+} // namespace
+
+namespace {
+
 QString text(const std::string &s)
 {
     return QString::fromStdString(s);
@@ -231,11 +279,15 @@ void ChartWidget::useLogTicks(QCPAxis *axis)
         axis->setSubTicks(false);
         return;
     }
-    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-    // GPU counts are powers of two in practice; other quantities get decades.
-    ticker->setLogBase(label.startsWith(QLatin1String("GPUs")) ? 2 : 10);
-    ticker->setSubTickCount(label.startsWith(QLatin1String("GPUs")) ? 0 : 8);
-    axis->setTicker(ticker);
+    if (label.startsWith(QLatin1String("GPUs"))) {
+        // GPU counts are powers of two in practice.
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(2);
+        ticker->setSubTickCount(0);
+        axis->setTicker(ticker);
+    } else {
+        axis->setTicker(QSharedPointer<OneTwoFiveTicker>::create());
+    }
     axis->setNumberFormat(QStringLiteral("g"));
     axis->setNumberPrecision(6);
     axis->grid()->setSubGridVisible(true);
