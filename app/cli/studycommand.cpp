@@ -102,6 +102,10 @@ int studyCommand(const StudyOptions &o, std::ostream &out, std::ostream &err)
         return true;
     };
     const std::vector<perf::StudyRunner::Composition> &compositions = runner->compositions();
+    std::size_t width = 44; // the system column fits the longest composition name
+    for (const perf::StudyRunner::Composition &c : compositions)
+        width = std::max(width, c.name.size() + 2);
+    const int systemWidth = int(width);
     bool header = false;
     std::map<std::string, std::uint64_t> dropped; // reason -> points
     options.each = [&](const perf::StudyResult &r) {
@@ -114,18 +118,19 @@ int studyCommand(const StudyOptions &o, std::ostream &out, std::ostream &err)
             return;
         }
         if (!header) {
-            out << std::left << std::setw(44) << "system" << std::setw(14) << "benchmark"
+            out << std::left << std::setw(systemWidth) << "system" << std::setw(14) << "benchmark"
                 << std::right << std::setw(8) << "batch" << std::setw(12) << "samples/s"
-                << std::setw(10) << "step ms" << std::setw(14) << "train min"
+                << std::setw(12) << "step ms" << std::setw(14) << "train min"
                 << "\n";
             header = true;
         }
-        out << std::left << std::setw(44) << compositions[r.composition].name << std::setw(14)
-            << r.benchmark << std::right;
+        out << std::left << std::setw(systemWidth) << compositions[r.composition].name
+            << std::setw(14) << r.benchmark << std::right;
         const perf::Prediction &p = r.prediction;
         out << std::setw(8) << p.globalBatch << std::setw(12) << fixed(p.throughput, 0)
-            << std::setw(10) << fixed(p.stepS * 1e3, 1) << std::setw(14)
-            << (p.timeToTrainMin ? fixed(*p.timeToTrainMin, 1) : std::string("-")) << "\n";
+            << std::setw(12) << fixed(p.stepS * 1e3, 1) << std::setw(14)
+            << (p.timeToTrainMin ? fixed(*p.timeToTrainMin, 1) : std::string("-"))
+            << (p.fits ? "" : "  does not fit in memory") << "\n";
     };
     // A large study prints nothing per point unless asked for JSON: the store holds them.
     if (!o.json && perf::shardPoints(study.points(), shard) > 10'000)

@@ -128,7 +128,8 @@ Json checkedValue(const std::string &axis, const Json &v, const std::string &fil
         }
         return v;
     }
-    fail("unknown axis \"" + axis + "\"; a study varies " + joined(studyAxisNames()));
+    throw InputError(file, "at " + pointer,
+                     "unknown axis \"" + axis + "\"; a study varies " + joined(studyAxisNames()));
 }
 
 StudyNode readNode(ObjectReader r, const catalog::Catalog &catalog)
@@ -145,7 +146,9 @@ StudyNode readNode(ObjectReader r, const catalog::Catalog &catalog)
     n.uplinks = r.integer("uplinks", n.uplinks, 0);
     n.nvlink = r.boolean("nvlink", n.nvlink);
     n.pcieGen = r.integer("pcie_gen", n.pcieGen, 0);
-    text("host", n.host);
+    n.host = r.string("host", ""); // "": the default host of the PCIe generation
+    if (!n.host.empty())
+        checkedValue("host", n.host, r.file(), r.pointer("host"), catalog);
     n.nodes = r.integer("nodes", n.nodes, 1);
     r.finish();
     return n;
@@ -369,7 +372,6 @@ std::string compositionName(const Study &s, const StudyNode &n)
 StudyRunner::StudyRunner(const Study &study, const catalog::Catalog &catalog,
                          const Calibration &calibration)
     : m_study(study)
-    , m_catalog(catalog)
     , m_calibration(calibration)
 {
     std::size_t count = 1;

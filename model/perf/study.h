@@ -119,7 +119,6 @@ private:
     struct Decoded;
     Decoded decode(std::uint64_t index) const;
     Study m_study; // a copy: the runner outlives the study it was given
-    const catalog::Catalog &m_catalog;
     const Calibration &m_calibration;
     std::vector<Composition> m_compositions;
     std::vector<int> m_compositionAxes; // axis positions that change the composition
