@@ -42,6 +42,16 @@ std::string joined(const std::vector<std::string> &names)
     return s;
 }
 
+// The keys of a catalog, library or calibration map, joined for a message.
+template<typename Map>
+std::string keysOf(const Map &map)
+{
+    std::vector<std::string> keys;
+    for (const auto &entry : map)
+        keys.push_back(entry.first);
+    return joined(keys);
+}
+
 // Checks one value of an axis (or of the base); throws InputError listing what is allowed.
 Json checkedValue(const std::string &axis, const Json &v, const std::string &file,
                   const std::string &pointer, const catalog::Catalog &catalog)
@@ -60,12 +70,8 @@ Json checkedValue(const std::string &axis, const Json &v, const std::string &fil
     };
     if (axis == "gpu") {
         const std::string id = text();
-        if (!catalog.gpu(id)) {
-            std::vector<std::string> ids;
-            for (const auto &[gpuId, gpu] : catalog.gpus())
-                ids.push_back(gpuId);
-            fail("gpu: unknown GPU \"" + id + "\"; the catalog has " + joined(ids));
-        }
+        if (!catalog.gpu(id))
+            fail("gpu: unknown GPU \"" + id + "\"; the catalog has " + keysOf(catalog.gpus()));
         return v;
     }
     if (axis == "gpus")
@@ -87,24 +93,17 @@ Json checkedValue(const std::string &axis, const Json &v, const std::string &fil
         return integer(3, 6);
     if (axis == "host") {
         const std::string id = text();
-        if (!catalog.host(id)) {
-            std::vector<std::string> ids;
-            for (const auto &[hostId, host] : catalog.hosts())
-                ids.push_back(hostId);
-            fail("host: unknown host \"" + id + "\"; the catalog has " + joined(ids));
-        }
+        if (!catalog.host(id))
+            fail("host: unknown host \"" + id + "\"; the catalog has " + keysOf(catalog.hosts()));
         return v;
     }
     if (axis == "nodes")
         return integer(1, 100'000);
     if (axis == "benchmark") {
         const workload::Workload *w = workload::Library::builtin().find(text());
-        if (!w) {
-            std::vector<std::string> ids;
-            for (const auto &[id, wl] : workload::Library::builtin().all())
-                ids.push_back(id);
-            fail("benchmark: unknown \"" + v.get<std::string>() + "\"; known: " + joined(ids));
-        }
+        if (!w)
+            fail("benchmark: unknown \"" + v.get<std::string>()
+                 + "\"; known: " + keysOf(workload::Library::builtin().all()));
         return w->id;
     }
     if (axis == "global_batch")
@@ -119,13 +118,9 @@ Json checkedValue(const std::string &axis, const Json &v, const std::string &fil
     if (axis == "software") {
         const std::string s = text();
         const Calibration &c = Calibration::builtin();
-        if (!c.knowsSoftware(s) && s.rfind("mlperf-", 0) != 0) {
-            std::vector<std::string> stacks;
-            for (const auto &[stack, f] : c.software)
-                stacks.push_back(stack);
-            fail("software: unknown stack \"" + s + "\"; calibrated: " + joined(stacks)
+        if (!c.knowsSoftware(s) && s.rfind("mlperf-", 0) != 0)
+            fail("software: unknown stack \"" + s + "\"; calibrated: " + keysOf(c.software)
                  + " (or any mlperf-X.Y round)");
-        }
         return v;
     }
     throw InputError(file, "at " + pointer,
@@ -208,7 +203,9 @@ Study readStudy(std::string_view text, const std::string &file, const catalog::C
         if (p.is_relative())
             s.designPath = (std::filesystem::path(file).parent_path() / p).string();
         s.system = base.string("system", "");
-        design::Design d = design::loadDesign(s.designPath); // throws InputError naming it
+        s.baseDesign = std::make_shared<const design::Design>(
+            design::loadDesign(s.designPath)); // throws InputError naming it
+        const design::Design &d = *s.baseDesign;
         bool found = s.system.empty() && !d.systems.empty();
         for (const design::System &sys : d.systems)
             found = found || sys.name == s.system;
@@ -381,9 +378,8 @@ StudyRunner::StudyRunner(const Study &study, const catalog::Catalog &catalog,
             count *= study.axes[i].values.size();
         }
     }
-    std::optional<design::Design> baseDesign;
-    if (!study.designPath.empty())
-        baseDesign = design::loadDesign(study.designPath);
+    // The design read with the study: the runner sees what readStudy checked.
+    const design::Design *baseDesign = study.baseDesign.get();
     m_compositions.reserve(count);
     for (std::size_t c = 0; c < count; ++c) {
         // The composition axes' choices of composition c (mixed radix, last axis fastest).
@@ -415,13 +411,10 @@ StudyRunner::StudyRunner(const Study &study, const catalog::Catalog &catalog,
         }
         Composition comp;
         if (baseDesign) {
-            const design::System *sys = nullptr;
+            const design::System *sys = nullptr; // readStudy found it in this design
             for (const design::System &s : baseDesign->systems)
                 if (s.name == study.system)
                     sys = &s;
-            if (!sys)
-                throw InputError(study.designPath, "",
-                                 "no composed system named \"" + study.system + "\" any more");
             // The system's GPUs, in its order; the gpus axis keeps the first k of them.
             std::vector<std::string> gpus;
             std::set<std::string> gpuIds;

@@ -15,6 +15,10 @@ namespace clab::catalog {
 class Catalog;
 }
 
+namespace clab::design {
+struct Design;
+}
+
 namespace clab::perf {
 
 // A study: many compositions predicted at once, the product of a few axes over a base
@@ -52,6 +56,7 @@ struct Study
     // The base: a design file and one of its systems, or a synthesised node.
     std::string designPath;
     std::string system;
+    std::shared_ptr<const design::Design> baseDesign; // read once, with the study
     StudyNode node;
     std::string benchmark = "resnet50";
     int globalBatch = 0; // 0: the fastest batch of the convergence table
