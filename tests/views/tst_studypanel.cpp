@@ -5,6 +5,7 @@
 #include "store/store.h"
 #include "util/fileio.h"
 
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
@@ -13,6 +14,21 @@
 #include <QtTest>
 
 using namespace clab;
+
+namespace {
+
+// Clicks the panel's button whose text (without the & of its shortcut) is `label`.
+bool click(views::StudyPanel &panel, const QString &label)
+{
+    for (QPushButton *b : panel.findChildren<QPushButton *>())
+        if (b->text().remove(QLatin1Char('&')) == label && b->isEnabled()) {
+            QTest::mouseClick(b, Qt::LeftButton);
+            return true;
+        }
+    return false;
+}
+
+} // namespace
 
 class TestStudyPanel : public QObject
 {
@@ -24,9 +40,9 @@ private Q_SLOTS:
         views::StudyPanel panel;
         const std::string db = m_dir.path().toStdString() + "/runs.sqlite";
         panel.setStorePath(QString::fromStdString(db));
-        panel.openSeedStudy();
+        QVERIFY(click(panel, QStringLiteral("Seed Study")));
         QSignalSpy done(&panel, &views::StudyPanel::finished);
-        panel.run();
+        QVERIFY(click(panel, QStringLiteral("Run")));
         QVERIFY(panel.running());
         QVERIFY(done.wait(20000));
         QCOMPARE(done.first().first().toBool(), true);
@@ -50,7 +66,7 @@ private Q_SLOTS:
             previous = v;
         }
         // Run again: the table fills again and the store says it has them.
-        panel.run();
+        QVERIFY(click(panel, QStringLiteral("Run")));
         QVERIFY(done.wait(20000));
         QCOMPARE(panel.model()->rowCount(), 48);
         QVERIFY2(panel.status().contains(QStringLiteral("already in the experiment store")),
@@ -75,8 +91,8 @@ private Q_SLOTS:
         panel.setStorePath(QString::fromStdString(db));
         QVERIFY(panel.openStudy(QString::fromStdString(file)));
         QSignalSpy done(&panel, &views::StudyPanel::finished);
-        panel.run();
-        panel.cancel();
+        QVERIFY(click(panel, QStringLiteral("Run")));
+        QVERIFY(click(panel, QStringLiteral("Cancel")));
         QVERIFY(done.wait(20000));
         QCOMPARE(done.first().first().toBool(), false);
         QCOMPARE(panel.model()->rowCount(), 0);
