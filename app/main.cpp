@@ -1,12 +1,15 @@
 #include "cli/cli.h"
 #include "mainwindow.h"
 #include "catalog/catalog.h"
+#include "perf/energy.h"
+#include "util/fileio.h"
 
 #include <QApplication>
 #include <QFileInfo>
 #include <QTimer>
 
 #include <clocale>
+#include <filesystem>
 #include <iostream>
 
 int main(int argc, char *argv[])
@@ -31,6 +34,17 @@ int main(int argc, char *argv[])
     // The user's own parts (Duplicate and Edit... writes them there).
     const std::vector<std::string> problems
         = clab::catalog::Catalog::addUserFolder(clab::catalog::Catalog::userFolder());
+    // The user's own part prices for energy and cost, when they edited a copy.
+    const std::string prices = clab::perf::userPartPricesPath();
+    std::error_code noFile; // a home the user may not read is no file
+    if (std::filesystem::exists(prices, noFile)) {
+        try {
+            clab::perf::setPartPrices(
+                clab::perf::readPartPrices(clab::readTextFile(prices), prices));
+        } catch (const std::exception &e) {
+            std::cerr << "composelab: skipped the user's part prices: " << e.what() << "\n";
+        }
+    }
     clab::MainWindow window;
     for (const std::string &p : problems)
         std::cerr << "composelab: skipped a user part file: " << p << "\n";

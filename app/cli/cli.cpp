@@ -14,6 +14,8 @@
 #include "cli/validators.h"
 
 #include "catalog/catalog.h"
+#include "perf/energy.h"
+#include "util/fileio.h"
 
 #include <CLI/CLI.hpp>
 
@@ -159,6 +161,13 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
                         "Also read the user parts (catalog JSON files) of this folder");
     app.get_subcommand("render")->add_option(
         "--catalog", catalogDir, "Also read the user parts (catalog JSON files) of this folder");
+    // --part-prices FILE: the prices, electricity, PUE and life that energy and cost assume.
+    std::string partPricesFile;
+    for (CLI::App *sub : {predictCmd, app.get_subcommand("study")})
+        sub->add_option("--part-prices", partPricesFile,
+                        "Prices of parts, electricity, PUE and hardware life for energy and cost "
+                        "(an edited copy of resources/prices/parts.json; default: the user's "
+                        "prices/parts.json, else the shipped assumptions)");
 
     std::vector<std::string> args;
     for (int i = argc - 1; i > 0; --i)
@@ -204,6 +213,22 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
             err << "composelab: --catalog: " << problem << "\n";
         if (!problems.empty())
             return 1;
+    }
+    // The user's own part prices, then --part-prices'.
+    const std::string userPrices = perf::userPartPricesPath();
+    std::error_code noFile; // a home this user may not read holds no prices for it
+    for (const std::string &file : {userPrices, partPricesFile}) {
+        if (file.empty() || (file == userPrices && !std::filesystem::exists(file, noFile)))
+            continue;
+        try {
+            perf::setPartPrices(perf::readPartPrices(readTextFile(file), file));
+        } catch (const std::exception &e) {
+            err << "composelab: "
+                << (file == userPrices ? "skipped the user's part prices: " : "--part-prices: ")
+                << e.what() << "\n";
+            if (file != userPrices)
+                return 1;
+        }
     }
     if (analyzeCmd->parsed())
         return analyzeCommand(analyze, out, err);

@@ -20,6 +20,10 @@ struct Entry
     std::string source;
     std::string notes;
     std::vector<std::string> aliases;
+    // Electrical power of the part at work, for the energy of a run (perf/energy.h); a GPU uses
+    // its tdpW instead. Absent: the part's power is not known and the energy says so.
+    std::optional<double> powerW;
+    std::string powerSource;
     // A part the user defined (their catalog folder, --catalog, or embedded in a design): its
     // figures are theirs, not measured, and predictions on it say so.
     bool user = false;

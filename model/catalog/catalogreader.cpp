@@ -19,6 +19,14 @@ void readEntry(ObjectReader &r, Entry &e)
         r.fail("source", "every catalog figure needs a source");
     e.notes = r.string("notes", "");
     e.aliases = r.strings("aliases");
+    if (r.optionalObject("power")) {
+        ObjectReader power = r.object("power");
+        e.powerW = power.positive("watts");
+        e.powerSource = power.string("source");
+        if (e.powerSource.empty())
+            power.fail("source", "every power figure needs a source (or \"assumption: ...\")");
+        power.finish();
+    }
 }
 
 PcieSpec readPcie(ObjectReader r)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "perf/calibration.h"
+#include "perf/energy.h"
 #include "perf/platform.h"
 #include "perf/precision.h"
 #include "workload/workload.h"
@@ -78,6 +79,9 @@ struct Prediction
     double requiredGB = 0;
     double availableGB = 0;
     bool fits = true;
+    // Power, energy and cost of the run; set by predictSystem and studies (perf/energy.h),
+    // empty for a platform without a bill of parts.
+    std::optional<EnergyCost> energy;
     std::vector<std::string> notes;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace clab::perf {
 
@@ -41,6 +42,95 @@ Platform platformOf(const design::Design &design, const fabric::Analysis &analys
 {
     return platformOf(design::DesignIndex(design), analysis, systemIndex, catalog);
 }
+
+namespace {
+
+std::string itemOf(const std::string &endpoint)
+{
+    return endpoint.substr(0, endpoint.find('/'));
+}
+
+// The parts of a composed system: its host, its devices, the share of each chassis its devices
+// occupy, and the PCIe switches and NVSwitch baseboards reachable from them through switches
+// only (shared equally by the systems that reach them). Network switches belong to the cluster.
+std::vector<BillItem> billOf(const design::DesignIndex &index, std::size_t systemIndex,
+                             const catalog::Catalog &catalog)
+{
+    std::map<std::pair<std::string, std::string>, BillItem> items;
+    auto add
+        = [&](const char *kind, const std::string &id, const catalog::Entry *part, double count) {
+              BillItem &b = items[{kind, id}];
+              b.kind = kind, b.id = id, b.part = part;
+              b.count += count;
+          };
+    const design::Design &d = index.design();
+    std::map<std::string, std::set<std::size_t>> reachedBy; // switch id -> systems
+    std::multimap<std::string, std::string> neighbours;
+    for (const design::Link &l : d.links) {
+        neighbours.emplace(itemOf(l.from), itemOf(l.to));
+        neighbours.emplace(itemOf(l.to), itemOf(l.from));
+    }
+    auto isLocalSwitch = [&](const std::string &id) {
+        const design::Switch *sw = index.findSwitch(id);
+        return sw && !catalog.networkSwitch(sw->model);
+    };
+    for (std::size_t sys = 0; sys < d.systems.size(); ++sys) {
+        std::vector<std::string> todo(d.systems[sys].devices);
+        todo.push_back(d.systems[sys].host);
+        std::set<std::string> seen(todo.begin(), todo.end());
+        while (!todo.empty()) {
+            const std::string item = todo.back();
+            todo.pop_back();
+            const auto [lo, hi] = neighbours.equal_range(item);
+            for (auto it = lo; it != hi; ++it) {
+                if (isLocalSwitch(it->second) && seen.insert(it->second).second) {
+                    reachedBy[it->second].insert(sys);
+                    todo.push_back(it->second);
+                }
+            }
+        }
+    }
+    if (systemIndex >= d.systems.size())
+        return {};
+    const design::System &system = d.systems[systemIndex];
+    if (const design::Host *h = index.host(system.host))
+        add("host", h->model, catalog.host(h->model), 1);
+    std::map<std::string, int> inChassis;
+    for (const std::string &id : system.devices) {
+        const design::Device *dev = index.device(id);
+        if (!dev)
+            continue;
+        if (const catalog::Gpu *g = catalog.gpu(dev->model))
+            add("gpu", dev->model, g, 1);
+        else if (const catalog::Nic *n = catalog.nic(dev->model))
+            add("nic", dev->model, n, 1);
+        else if (const catalog::Nvme *n = catalog.nvme(dev->model))
+            add("nvme", dev->model, n, 1);
+        if (!dev->chassis.empty())
+            ++inChassis[dev->chassis];
+    }
+    for (const auto &[id, used] : inChassis) {
+        const design::Chassis *c = index.chassis(id);
+        const catalog::Chassis *spec = c ? catalog.chassis(c->model) : nullptr;
+        if (spec && spec->slots > 0)
+            add("chassis", c->model, spec, double(used) / spec->slots);
+    }
+    for (const auto &[id, systems] : reachedBy) {
+        if (!systems.count(systemIndex))
+            continue;
+        const design::Switch *sw = index.findSwitch(id);
+        const catalog::Entry *part = catalog.pcieSwitch(sw->model);
+        if (!part)
+            part = catalog.nvSwitch(sw->model);
+        add("switch", sw->model, part, 1.0 / double(systems.size()));
+    }
+    std::vector<BillItem> out;
+    for (auto &[key, item] : items)
+        out.push_back(std::move(item));
+    return out;
+}
+
+} // namespace
 
 Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &analysis,
                     std::size_t systemIndex, const catalog::Catalog &catalog)
@@ -85,6 +175,7 @@ Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &an
     p.linkKey = linkKeyOf(s, index);
     p.flows = s.flows;
     p.catalog = &catalog;
+    p.bill = billOf(index, systemIndex, catalog);
     return p;
 }
 

@@ -3,6 +3,7 @@
 #include "design/design.h"
 #include "design/designindex.h"
 #include "fabric/analysis.h"
+#include "perf/energy.h"
 #include "perf/systemspec.h"
 
 #include <limits>
@@ -45,6 +46,9 @@ struct Platform
     // The scale-out network joining the nodes, one endpoint per GPU (rail-style NICs). When set,
     // traffic between nodes takes the all-reduce time this topology gives; else networkGBps.
     std::shared_ptr<const cluster::Topology> cluster;
+    // The parts of one node, for its power and price (perf/energy.h); empty for a hand-made
+    // platform.
+    std::vector<BillItem> bill;
     std::vector<std::string> notes;
 };
 

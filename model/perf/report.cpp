@@ -80,7 +80,27 @@ OrderedJson predictionToJson(const std::string &system, const workload::Workload
     j["interval_throughput"] = {std::round(p.intervalThroughput[0] * 10) / 10,
                                 std::round(p.intervalThroughput[1] * 10) / 10};
     j["extrapolation"] = p.extrapolation;
+    j["energy"] = energyToJson(p.energy, partPrices().currency);
     j["notes"] = p.notes;
+    return j;
+}
+
+OrderedJson energyToJson(const std::optional<EnergyCost> &e, const std::string &currency)
+{
+    if (!e)
+        return OrderedJson();
+    OrderedJson j;
+    j["basis"] = e->basis;
+    j["run_s"] = std::round(e->runS * 10) / 10;
+    j["power_w"] = {{"gpus", std::round(e->gpuW)},
+                    {"other", std::round(e->otherW)},
+                    {"facility", std::round(e->facilityW)}};
+    j["energy_kwh"] = round4(e->kwh);
+    j["cost"] = {{"currency", currency},
+                 {"hardware", round4(e->hardwareUsd)},
+                 {"energy", round4(e->energyUsd)},
+                 {"total", round4(e->usd())}};
+    j["unknown"] = e->unknown;
     return j;
 }
 
@@ -117,6 +137,21 @@ std::string predictionToText(const std::string &system, const workload::Workload
     }
     out << "  memory " << fixed(p.requiredGB, 1) << " of " << fixed(p.availableGB, 0)
         << " GB per GPU" << (p.fits ? "" : ": DOES NOT FIT") << "\n";
+    if (p.energy) {
+        const EnergyCost &e = *p.energy;
+        out << "  energy " << fixed(e.kwh, 2) << " kWh over "
+            << (e.basis == "epoch" ? "one epoch" : "the run") << " (" << fixed(e.facilityW / 1e3, 2)
+            << " kW with the facility: GPUs " << fixed(e.gpuW / 1e3, 2) << " kW, other parts "
+            << fixed(e.otherW / 1e3, 2) << " kW); cost " << fixed(e.usd(), 2) << " "
+            << partPrices().currency << " (hardware " << fixed(e.hardwareUsd, 2) << ", energy "
+            << fixed(e.energyUsd, 2) << ", at assumed prices: see --part-prices)\n";
+        if (!e.unknown.empty()) {
+            out << "    counted as 0:";
+            for (const auto &u : e.unknown)
+                out << " " << u << ";";
+            out << "\n";
+        }
+    }
     for (const auto &e : p.extrapolation)
         out << "  extrapolation: " << e << "\n";
     for (const auto &n : p.notes)

@@ -18,6 +18,9 @@ std::string predictionToText(const std::string &system, const workload::Workload
 OrderedJson validationToJson(const ObservationSet &set, const std::vector<RowResult> &results);
 std::string validationToText(const ObservationSet &set, const std::vector<RowResult> &results);
 
+// The "energy" object of predict --json and study results; null without a bill of parts.
+OrderedJson energyToJson(const std::optional<EnergyCost> &e, const std::string &currency);
+
 OrderedJson statsToJson(const std::map<std::string, ErrorStats> &stats);
 
 } // namespace clab::perf

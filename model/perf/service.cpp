@@ -7,9 +7,11 @@ namespace clab::perf {
 
 namespace {
 
-Prediction finish(Prediction p, const Platform &platform)
+Prediction finish(Prediction p, const Platform &platform, const workload::Workload &w)
 {
     p.notes.insert(p.notes.end(), platform.notes.begin(), platform.notes.end());
+    if (!platform.bill.empty())
+        p.energy = energyCostOf(platform, p, w, partPrices());
     return p;
 }
 
@@ -37,7 +39,7 @@ std::vector<Prediction> predictSystem(const design::DesignIndex &index,
     std::vector<Prediction> out;
     out.reserve(workloads.size());
     for (const workload::Workload *w : workloads)
-        out.push_back(finish(predict(platform, *w, request, calibration), platform));
+        out.push_back(finish(predict(platform, *w, request, calibration), platform, *w));
     return out;
 }
 
@@ -57,7 +59,7 @@ predictDesignCluster(const design::DesignIndex &index, const fabric::Analysis &a
     // A batch given for one node would starve a large cluster: the default for all its GPUs.
     Request r = request;
     r.globalBatch = defaultGlobalBatch(w, out.gpus);
-    out.prediction = finish(predict(p, w, r, calibration), p);
+    out.prediction = finish(predict(p, w, r, calibration), p, w);
     out.prediction.notes.push_back("global batch: the default for " + std::to_string(out.gpus)
                                    + " GPUs");
     return out;

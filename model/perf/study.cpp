@@ -570,6 +570,8 @@ StudyResult StudyRunner::evaluate(std::uint64_t index) const
     }
     const workload::Workload *w = workload::Library::builtin().find(benchmark);
     r.prediction = predict(platform, *w, request, m_calibration);
+    if (!platform.bill.empty())
+        r.prediction.energy = energyCostOf(platform, r.prediction, *w, partPrices());
     return r;
 }
 
@@ -607,6 +609,10 @@ OrderedJson studyResultToJson(const StudyRunner &runner, const StudyResult &r)
                               {"exposed_communication", p.exposedCommS * 1e3},
                               {"input_stall", p.stallS * 1e3}};
     j["utilization"] = p.utilization;
+    if (p.energy) {
+        j["energy_kwh"] = p.energy->kwh;
+        j["cost_usd"] = p.energy->usd();
+    }
     j["fits"] = p.fits;
     if (!p.extrapolation.empty())
         j["extrapolation"] = p.extrapolation;
