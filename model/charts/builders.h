@@ -30,6 +30,9 @@ struct RunPoint
     std::optional<std::array<double, 4>> breakdownMin;
     bool breakdownOfEpoch = false; // breakdownMin is of one epoch (no convergence table)
     std::string study;             // the study a predicted point belongs to (details "study")
+    // Energy and cost of a predicted run (details energy_kwh, cost_usd; perf/energy.h).
+    std::optional<double> energyKwh;
+    std::optional<double> costUsd;
 };
 
 struct BandwidthPoint
@@ -91,5 +94,12 @@ ChartData breakdownBars(const std::vector<std::pair<std::string, std::array<doub
 // newest study of the runs is shown; when the bars would pass kMaxCategories, whole benchmarks
 // are left out (said in notes).
 ChartData compareChart(const std::vector<RunPoint> &runs);
+
+// Time to train (or, without a convergence table, one epoch) against the run's cost or energy:
+// a point per predicted run that carries them, one colour and shape per system, and the Pareto
+// front (no other run is both faster and cheaper) drawn through the points on it. One benchmark:
+// the one with the most points, the others named in notes.
+enum class ParetoAgainst { Cost, Energy };
+ChartData paretoChart(const std::vector<RunPoint> &runs, ParetoAgainst against);
 
 } // namespace clab::charts

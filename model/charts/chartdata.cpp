@@ -9,8 +9,8 @@ namespace clab::charts {
 
 namespace {
 
-const char *const kindNames[]
-    = {"ttt", "scaling", "bandwidth", "heatmap", "collective", "breakdown", "parity", "compare"};
+const char *const kindNames[] = {"ttt",       "scaling", "bandwidth", "heatmap", "collective",
+                                 "breakdown", "parity",  "compare",   "pareto",  "pareto-energy"};
 
 std::string number(double v)
 {

@@ -8,7 +8,18 @@
 // the CLI's --csv, the tests and the widget all see the same values. No Qt.
 namespace clab::charts {
 
-enum class ChartKind { Ttt, Scaling, Bandwidth, Heatmap, Collective, Breakdown, Parity, Compare };
+enum class ChartKind {
+    Ttt,
+    Scaling,
+    Bandwidth,
+    Heatmap,
+    Collective,
+    Breakdown,
+    Parity,
+    Compare,
+    Pareto,
+    ParetoEnergy
+};
 enum class SeriesKind { Measured, Predicted, Ideal };
 // How a line is drawn; Auto leaves it to the series kind (ideal lines dashed).
 enum class LineStyle { Auto, Solid, Dashed, Dotted };

@@ -137,6 +137,8 @@ std::vector<RunPoint> StoreQuery::runs(const Filter &filter)
         };
         r.breakdownOfEpoch = text("breakdown_of") == "epoch";
         r.study = text("study");
+        r.energyKwh = jsonNumber(details, "energy_kwh");
+        r.costUsd = jsonNumber(details, "cost_usd");
         out.push_back(std::move(r));
     }
     return out;
@@ -193,6 +195,13 @@ ChartData chartFromStore(StoreQuery &store, ChartKind kind, const Filter &filter
         Filter predicted = filter;
         predicted.which = Which::Predicted;
         return compareChart(store.runs(predicted));
+    }
+    case ChartKind::Pareto:
+    case ChartKind::ParetoEnergy: {
+        Filter predicted = filter;
+        predicted.which = Which::Predicted;
+        return paretoChart(store.runs(predicted),
+                           kind == ChartKind::Pareto ? ParetoAgainst::Cost : ParetoAgainst::Energy);
     }
     case ChartKind::Parity: {
         Filter both = filter; // a prediction needs its measurement

@@ -28,6 +28,8 @@ ChartsPanel::ChartsPanel(QWidget *parent)
         {charts::ChartKind::Collective, tr("Collective bus bandwidth")},
         {charts::ChartKind::Parity, tr("Predicted against measured")},
         {charts::ChartKind::Compare, tr("Study variants compared")},
+        {charts::ChartKind::Pareto, tr("Time against cost")},
+        {charts::ChartKind::ParetoEnergy, tr("Time against energy")},
     };
     for (const auto &[kind, label] : kinds)
         m_kind->addItem(label, int(kind));

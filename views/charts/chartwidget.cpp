@@ -436,6 +436,7 @@ void ChartWidget::drawLines()
                     = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
                        QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond,
                        QCPScatterStyle::ssTriangleInverted};
+                g->setPen(QPen(c, 2));
                 g->setLineStyle(QCPGraph::lsNone);
                 g->setScatterStyle(QCPScatterStyle(shapes[(colour - 1) % 5], QPen(c, 2),
                                                    QBrush(c.lighter(150)), 9));
@@ -456,8 +457,8 @@ void ChartWidget::drawLines()
             g->setPen(pen);
         }
         // One point draws no line: mark it (the cluster view's cost chart has a point a series).
-        if (keys.size() == 1)
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 10));
+        if (keys.size() == 1 && g->scatterStyle().isNone())
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, 10));
     }
     rescaleAxes();
     for (QCPAxis *axis : {xAxis, yAxis}) {
