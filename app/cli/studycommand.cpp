@@ -120,7 +120,8 @@ int studyCommand(const StudyOptions &o, std::ostream &out, std::ostream &err)
         if (!header) {
             out << std::left << std::setw(systemWidth) << "system" << std::setw(14) << "benchmark"
                 << std::right << std::setw(8) << "batch" << std::setw(12) << "samples/s"
-                << std::setw(12) << "step ms" << std::setw(14) << "train min"
+                << std::setw(12) << "step ms" << std::setw(14) << "train min" << std::setw(10)
+                << "kWh" << std::setw(10) << "USD"
                 << "\n";
             header = true;
         }
@@ -129,7 +130,9 @@ int studyCommand(const StudyOptions &o, std::ostream &out, std::ostream &err)
         const perf::Prediction &p = r.prediction;
         out << std::setw(8) << p.globalBatch << std::setw(12) << fixed(p.throughput, 0)
             << std::setw(12) << fixed(p.stepS * 1e3, 1) << std::setw(14)
-            << (p.timeToTrainMin ? fixed(*p.timeToTrainMin, 1) : std::string("-"))
+            << (p.timeToTrainMin ? fixed(*p.timeToTrainMin, 1) : std::string("-")) << std::setw(10)
+            << (p.energy ? fixed(p.energy->kwh, 2) : std::string("-")) << std::setw(10)
+            << (p.energy ? fixed(p.energy->usd(), 2) : std::string("-"))
             << (p.fits ? "" : "  does not fit in memory") << "\n";
     };
     // A large study prints nothing per point unless asked for JSON: the store holds them.
@@ -142,6 +145,9 @@ int studyCommand(const StudyOptions &o, std::ostream &out, std::ostream &err)
         err << "composelab study: " << e.what() << "\n";
         return 1;
     }
+    if (header)
+        out << "kWh and USD: energy and cost of the time to train, or of one epoch where there is "
+               "none (assumed prices: --part-prices)\n";
     for (const auto &[reason, n] : dropped)
         out << "Dropped " << n << (n == 1 ? " point: " : " points: ") << reason << "\n";
     const double seconds

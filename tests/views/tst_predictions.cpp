@@ -59,6 +59,15 @@ void TestPredictions::showsModelNumbers()
     // "% of peak" is a share of the dense peak, below what the GPU's GEMMs reach.
     const double peak = t->item(0, 11)->text().toDouble();
     QVERIFY2(peak > 1 && peak < 80, qPrintable(t->item(0, 11)->text()));
+    // Energy and cost of the run: four A100 PCIe (250 W) and their host for the time to train
+    // draw more than the GPUs at idle and less than all parts at full power with the facility.
+    const double kwh = t->item(0, 12)->text().toDouble();
+    const double hours = resnetA / 60;
+    QVERIFY2(kwh > 4 * 250 * 0.13 * hours / 1e3 && kwh < (4 * 250 + 2000) * 1.58 * hours / 1e3,
+             qPrintable(t->item(0, 12)->text()));
+    QVERIFY2(t->item(0, 13)->text().endsWith(QLatin1String(" USD")),
+             qPrintable(t->item(0, 13)->text()));
+    QVERIFY(t->item(0, 13)->toolTip().contains(QLatin1String("electricity")));
 
     // System C: one GPU on a Gen3 host: slower to train than A's four.
     view->selectSystem(2);

@@ -74,9 +74,10 @@ StudyPanel::StudyPanel(QWidget *parent)
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(m_table, 1);
-    m_model->setHorizontalHeaderLabels({tr("System"), tr("Benchmark"), tr("Global batch"),
-                                        tr("Precision"), tr("Samples/s"), tr("Step (ms)"),
-                                        tr("Time to train (min)")});
+    m_model->setHorizontalHeaderLabels(
+        {tr("System"), tr("Benchmark"), tr("Global batch"), tr("Precision"), tr("Samples/s"),
+         tr("Step (ms)"), tr("Time to train (min)"), tr("Energy (kWh)"),
+         tr("Cost (%1)").arg(QString::fromStdString(perf::partPrices().currency))});
     m_sorted->setSourceModel(m_model);
     m_sorted->setSortRole(Qt::UserRole);
     m_table->setModel(m_sorted);
@@ -255,8 +256,23 @@ void StudyPanel::showResults(bool cancelled, const QString &message)
             ttt->setToolTip(tr("80 % interval %1–%2 min")
                                 .arg(p.intervalMin[0], 0, 'f', 1)
                                 .arg(p.intervalMin[1], 0, 'f', 1));
-        m_model->appendRow({system, bench, number(p.globalBatch, 0), precision,
-                            number(p.throughput, 0), number(p.stepS * 1e3, 1), ttt});
+        QList<QStandardItem *> row{system,
+                                   bench,
+                                   number(p.globalBatch, 0),
+                                   precision,
+                                   number(p.throughput, 0),
+                                   number(p.stepS * 1e3, 1),
+                                   ttt};
+        if (p.energy) {
+            const QString basis
+                = p.energy->basis == "epoch" ? tr("one epoch") : tr("the run to the target");
+            row << number(p.energy->kwh, 2) << number(p.energy->usd(), 2);
+            row[7]->setToolTip(tr("Energy of %1, facility included").arg(basis));
+            row[8]->setToolTip(tr("Hardware share %1 + electricity %2, at the assumed prices")
+                                   .arg(p.energy->hardwareUsd, 0, 'f', 2)
+                                   .arg(p.energy->energyUsd, 0, 'f', 2));
+        }
+        m_model->appendRow(row);
     }
     m_table->setSortingEnabled(true);
     QStringList parts;

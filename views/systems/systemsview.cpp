@@ -345,9 +345,10 @@ void SystemsView::showPredictions(int row)
     m_predictions->clear();
     // Minutes for the time to train and its parts (they add up to it).
     const QStringList headers
-        = {tr("Benchmark"),   tr("Batch"),      tr("Step (ms)"),     tr("Samples/s"),
-           tr("Train (min)"), tr("Compute"),    tr("Comm."),         tr("Input"),
-           tr("Eval"),        tr("Memory/GPU"), tr("80 % interval"), tr("% of peak")};
+        = {tr("Benchmark"),    tr("Batch"),      tr("Step (ms)"),     tr("Samples/s"),
+           tr("Train (min)"),  tr("Compute"),    tr("Comm."),         tr("Input"),
+           tr("Eval"),         tr("Memory/GPU"), tr("80 % interval"), tr("% of peak"),
+           tr("Energy (kWh)"), tr("Cost")};
     m_predictions->setColumnCount(int(headers.size()));
     m_predictions->setHorizontalHeaderLabels(headers);
     m_predictions->horizontalHeaderItem(10)->setToolTip(intervalHelp());
@@ -399,6 +400,29 @@ void SystemsView::showPredictions(int row)
         m_predictions->setItem(i, 9, memory);
         m_predictions->setItem(i, 10, intervalItem(p));
         m_predictions->setItem(i, 11, fixedItem(p.utilization * 100, 1));
+        if (p.energy) {
+            const perf::EnergyCost &e = *p.energy;
+            const QString run
+                = e.basis == "epoch" ? tr("one epoch") : tr("the run to the quality target");
+            QString help = tr("Over %1: GPUs %2 kW, other parts %3 kW, %4 kW with the facility "
+                              "(PUE). Cost: hardware %5 and electricity %6, at the assumed "
+                              "prices of resources/prices/parts.json or the user's copy.")
+                               .arg(run)
+                               .arg(e.gpuW / 1e3, 0, 'f', 2)
+                               .arg(e.otherW / 1e3, 0, 'f', 2)
+                               .arg(e.facilityW / 1e3, 0, 'f', 2)
+                               .arg(e.hardwareUsd, 0, 'f', 2)
+                               .arg(e.energyUsd, 0, 'f', 2);
+            for (const auto &u : e.unknown)
+                help += tr("\nNot counted: %1").arg(q(u));
+            QTableWidgetItem *kwh = fixedItem(e.kwh, 2);
+            kwh->setToolTip(help);
+            m_predictions->setItem(i, 12, kwh);
+            QTableWidgetItem *usd = fixedItem(e.usd(), 2);
+            usd->setText(tr("%1 %2").arg(e.usd(), 0, 'f', 2).arg(q(perf::partPrices().currency)));
+            usd->setToolTip(help);
+            m_predictions->setItem(i, 13, usd);
+        }
     }
     m_predictions->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
