@@ -16,6 +16,7 @@
 #include <QPixmap>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <ostream>
 
@@ -48,6 +49,26 @@ bool haveWidgetApplication(std::unique_ptr<QApplication> &owned, std::ostream &e
     return true;
 }
 
+// "6x4in", "15x10cm", "900x560px" as pixels at 96 dpi (the size a chart is laid out at; a PNG
+// is then drawn at --dpi, a PDF or SVG keeps the physical size).
+bool parseChartSize(const std::string &text, int &width, int &height)
+{
+    double w = 0, h = 0;
+    char unit[3] = {};
+    int used = 0;
+    if (std::sscanf(text.c_str(), "%lfx%lf%2[a-z]%n", &w, &h, unit, &used) != 3
+        || used != int(text.size()))
+        return false;
+    const std::string u = unit;
+    const double perUnit = u == "in" ? 96.0 : u == "cm" ? 96.0 / 2.54 : u == "px" ? 1.0 : 0.0;
+    w *= perUnit, h *= perUnit;
+    if (!(w >= 192 && h >= 144 && w <= 9600 && h <= 9600))
+        return false;
+    width = int(std::lround(w));
+    height = int(std::lround(h));
+    return true;
+}
+
 } // namespace
 
 int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &err)
@@ -68,6 +89,17 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
     if (suffix != QLatin1String("png") && suffix != QLatin1String("pdf")
         && suffix != QLatin1String("svg")) {
         err << "chart: --out must end in .png, .pdf or .svg: " << options.out << "\n";
+        return 2;
+    }
+    int width = options.width, height = options.height;
+    if (!options.size.empty() && !parseChartSize(options.size, width, height)) {
+        err << "chart: --size: expected WIDTHxHEIGHT with a unit (6x4in, 15x10cm, 900x560px), "
+               "between 2x1.5 and 100x100 inches, got \""
+            << options.size << "\"\n";
+        return 2;
+    }
+    if (options.style != "paper" && options.style != "slides") {
+        err << "chart: --style: expected paper or slides, got \"" << options.style << "\"\n";
         return 2;
     }
     charts::ChartData chart;
@@ -112,9 +144,8 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
     bool ok = false;
     {
         views::ChartWidget widget; // destroyed before the application
-        widget.resize(options.width, options.height > 0
-                                         ? options.height
-                                         : views::ChartWidget::preferredHeight(chart));
+        widget.setTextScale(options.style == "slides" ? 1.5 : 1.0);
+        widget.resize(width, height > 0 ? height : views::ChartWidget::preferredHeight(chart));
         widget.setChart(chart);
         ok = views::exportChart(widget, outPath, options.dpi, &error);
     }
@@ -134,10 +165,11 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
     CLI::App *cmd = app.add_subcommand(
         "chart", "Draw a chart of the experiment store (PNG, PDF or SVG), headless");
     cmd->add_option("--db", options.db, "Experiment store (SQLite file; default: the user's)");
-    cmd->add_option("--kind", options.kind,
-                    "ttt, scaling, bandwidth, heatmap, collective, breakdown, parity (predicted "
-                    "against measured), compare (a study's variants), pareto (time against cost) or "
-                    "pareto-energy (time against energy)")
+    cmd->add_option(
+           "--kind", options.kind,
+           "ttt, scaling, bandwidth, heatmap, collective, breakdown, parity (predicted "
+           "against measured), compare (a study's variants), pareto (time against cost) or "
+           "pareto-energy (time against energy)")
         ->required();
     cmd->add_option("--benchmark", options.benchmark, "Only this benchmark");
     cmd->add_option("--system", options.system, "Only systems whose name contains this");
@@ -152,6 +184,11 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
            "--height", options.height,
            "Height in pixels at 96 dpi (default 560, taller for a long list of categories)")
         ->check(wholeNumber(150, 10000));
+    cmd->add_option("--size", options.size,
+                    "Width x height with a unit: 6x4in, 15x10cm or 900x560px (instead of "
+                    "--width and --height)");
+    cmd->add_option("--style", options.style,
+                    "paper (default) or slides (text and lines one and a half times larger)");
     cmd->add_option("--csv", options.csv, "Also write the plotted numbers as CSV");
     cmd->add_option("--out", options.out, "Chart file: .png, .pdf or .svg")->required();
 }

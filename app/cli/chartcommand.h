@@ -23,8 +23,10 @@ struct ChartOptions
     bool predictedOnly = false;
     bool linear = false; // scaling: linear axes instead of log
     int dpi = 150;
-    int width = 900; // pixels at 96 dpi
-    int height = 0;  // 0: ChartWidget::preferredHeight
+    int width = 900;             // pixels at 96 dpi
+    int height = 0;              // 0: ChartWidget::preferredHeight
+    std::string size;            // "6x4in", "15x10cm", "900x560px": width and height (beats both)
+    std::string style = "paper"; // paper or slides (text and lines 1.5x)
     std::string csv;
     std::string out;
 };

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
+#include <QImage>
 #include <QtTest>
 
 #include <algorithm>
@@ -95,6 +96,27 @@ private Q_SLOTS:
                        "--out", png});
         QVERIFY2(r.status == 0, r.err.c_str());
         QVERIFY(std::filesystem::file_size(png) > 10'000);
+
+        // Time against cost, for a paper's column (6 x 4 in at 200 dpi) and for slides.
+        const std::string pareto = path("pareto.png");
+        r = test::run({"chart", "--kind", "pareto", "--db", whole, "--benchmark", "resnet50",
+                       "--size", "6x4in", "--dpi", "200", "--out", pareto});
+        QVERIFY2(r.status == 0, r.err.c_str());
+        const QImage paper(QString::fromStdString(pareto));
+        QCOMPARE(paper.size(), QSize(1200, 800));
+        r = test::run({"chart", "--kind", "pareto-energy", "--db", whole, "--style", "slides",
+                       "--out", pareto});
+        QVERIFY2(r.status == 0, r.err.c_str());
+        QVERIFY2(has(r.err, "points not drawn (choose it with --benchmark)"), r.err.c_str());
+        for (const char *size : {"6x4", "1x1in", "6x4ft", "x4in", "6x4in2"}) {
+            r = test::run({"chart", "--kind", "pareto", "--db", whole, "--size", size, "--out",
+                           pareto});
+            QCOMPARE(r.status, 2);
+            QVERIFY2(has(r.err, "--size"), r.err.c_str());
+        }
+        // Every predicted point carries its energy and cost.
+        r = test::run({"study", study, "--json"});
+        QVERIFY2(has(r.out, "\"energy_kwh\"") && has(r.out, "\"cost_usd\""), r.out.c_str());
     }
 
     void badStudiesAndMerges()

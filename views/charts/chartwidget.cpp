@@ -132,6 +132,9 @@ void ChartWidget::resizeEvent(QResizeEvent *event)
 
 void ChartWidget::fitTitle(int width)
 {
+    // The title sits above the plot only; a legend beside the plot takes its own column.
+    if (m_legendColumn && width >= kNarrowWidth)
+        width -= legend->minimumOuterSizeHint().width();
     m_title->setText(
         wrapped(text(m_chart.title), QFontMetrics(m_title->font()), std::max(100, width - 24)));
 }
@@ -163,11 +166,21 @@ ChartWidget::ChartWidget(QWidget *parent)
     setNoAntialiasingOnDrag(true);
     // Nothing is redrawn until setChart(): one replot per chart, as Wireshark batches its graphs.
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 12, QFont::Bold));
+    if (font().pointSizeF() > 0)
+        m_basePoints = font().pointSizeF();
+    m_title = new QCPTextElement(this, QString(), textFont(12, true));
     plotLayout()->addElement(0, 0, m_title);
     legend->setBrush(QColor(255, 255, 255, 230));
     legend->setBorderPen(QPen(QColor(0xBB, 0xBB, 0xBB)));
     resize(900, 560);
+}
+
+QFont ChartWidget::textFont(double points, bool bold) const
+{
+    QFont f(font().family());
+    f.setPointSizeF(points * m_textScale);
+    f.setBold(bold);
+    return f;
 }
 
 QColor ChartWidget::paletteColor(int index)
@@ -222,6 +235,13 @@ void ChartWidget::setChart(const charts::ChartData &chart)
 {
     m_chart = chart;
     clearChart();
+    m_title->setFont(textFont(12, true));
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setTickLabelFont(textFont(m_basePoints));
+        axis->setLabelFont(textFont(m_basePoints));
+        axis->setBasePen(QPen(Qt::black, penWidth(1)));
+    }
+    legend->setFont(textFont(m_basePoints));
     fitTitle(width());
     xAxis->setLabel(text(chart.x.label));
     yAxis->setLabel(text(chart.y.label));
@@ -231,6 +251,7 @@ void ChartWidget::setChart(const charts::ChartData &chart)
         drawBars();
     else
         drawLines();
+    fitTitle(width()); // the legend has its place now
     replot();
 }
 
@@ -347,7 +368,7 @@ void ChartWidget::drawBars()
                                          : (Qt::AlignHCenter | Qt::AlignBottom));
         label->setPadding(flat ? QMargins(3, 0, 0, 0) : QMargins(0, 0, 0, 3));
         label->setText(text(a.text));
-        label->setFont(QFont(font().family(), flat ? 8 : 9));
+        label->setFont(textFont(flat ? 8 : 9));
     }
     useCategoryTicks(keyAxis, m_chart.categories);
     keyAxis->setRange(-0.6, double(m_chart.categories.size()) - 0.4);
@@ -426,9 +447,9 @@ void ChartWidget::drawLines()
         switch (s.kind) {
         case charts::SeriesKind::Measured:
             if (allMeasured) {
-                g->setPen(QPen(c, 2));
+                g->setPen(QPen(c, penWidth(2)));
                 if (keys.size() <= 200)
-                    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+                    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, penWidth(5)));
             } else {
                 // Shapes cycle with the colours (5 against 8): 40 series stay apart, and apart
                 // without colour vision.
@@ -436,17 +457,17 @@ void ChartWidget::drawLines()
                     = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
                        QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond,
                        QCPScatterStyle::ssTriangleInverted};
-                g->setPen(QPen(c, 2));
+                g->setPen(QPen(c, penWidth(2)));
                 g->setLineStyle(QCPGraph::lsNone);
-                g->setScatterStyle(QCPScatterStyle(shapes[(colour - 1) % 5], QPen(c, 2),
-                                                   QBrush(c.lighter(150)), 9));
+                g->setScatterStyle(QCPScatterStyle(shapes[(colour - 1) % 5], QPen(c, penWidth(2)),
+                                                   QBrush(c.lighter(150)), penWidth(9)));
             }
             break;
         case charts::SeriesKind::Predicted:
-            g->setPen(QPen(c, 2));
+            g->setPen(QPen(c, penWidth(2)));
             break;
         case charts::SeriesKind::Ideal:
-            g->setPen(QPen(c, 1.5, Qt::DashLine));
+            g->setPen(QPen(c, penWidth(1.5), Qt::DashLine));
             break;
         }
         if (s.line != charts::LineStyle::Auto) {
@@ -458,7 +479,7 @@ void ChartWidget::drawLines()
         }
         // One point draws no line: mark it (the cluster view's cost chart has a point a series).
         if (keys.size() == 1 && g->scatterStyle().isNone())
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, 10));
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, penWidth(10)));
     }
     rescaleAxes();
     for (QCPAxis *axis : {xAxis, yAxis}) {
@@ -490,19 +511,31 @@ void ChartWidget::placeLegend(bool outside)
     if (outside == m_legendOutside)
         return;
     if (outside) {
-        // Beside the plot, at the top of a column whose empty rest takes the height, so that
-        // its rows stay close.
         axisRect()->insetLayout()->take(legend);
         m_legendColumn = new QCPLayoutGrid;
-        plotLayout()->addElement(1, 1, m_legendColumn);
-        plotLayout()->setColumnStretchFactor(1, 0.001);
-        m_legendColumn->addElement(0, 0, legend);
-        // A plain element below takes the spare height (an empty grid cannot grow), so that the
-        // legend keeps its rows together.
-        m_legendColumn->addElement(1, 0, new QCPLayoutElement(this));
-        m_legendColumn->setRowStretchFactor(0, 0.001);
-        m_legendColumn->setRowStretchFactor(1, 1);
-        legend->setFont(QFont(font().family(), 8));
+        if (width() < kNarrowWidth) {
+            // A narrow chart (a paper's column) has no room beside the plot: below it, in as
+            // many columns as fit.
+            plotLayout()->addElement(2, 0, m_legendColumn);
+            plotLayout()->setRowStretchFactor(2, 0.001);
+            m_legendColumn->addElement(0, 0, legend);
+            legend->setFillOrder(QCPLegend::foColumnsFirst);
+            legend->setWrap(std::max(1, (width() - 40) / int(200 * m_textScale)));
+        } else {
+            // Beside the plot, at the top of a column whose empty rest takes the height, so
+            // that its rows stay close.
+            plotLayout()->addElement(1, 1, m_legendColumn);
+            plotLayout()->setColumnStretchFactor(1, 0.001);
+            m_legendColumn->addElement(0, 0, legend);
+            legend->setFillOrder(QCPLegend::foRowsFirst);
+            legend->setWrap(0);
+            // A plain element below takes the spare height (an empty grid cannot grow), so
+            // that the legend keeps its rows together.
+            m_legendColumn->addElement(1, 0, new QCPLayoutElement(this));
+            m_legendColumn->setRowStretchFactor(0, 0.001);
+            m_legendColumn->setRowStretchFactor(1, 1);
+        }
+        legend->setFont(textFont(8));
         legend->setIconSize(18, 10);
         legend->setRowSpacing(-2);
     } else {
@@ -511,9 +544,11 @@ void ChartWidget::placeLegend(bool outside)
         m_legendColumn = nullptr;
         plotLayout()->simplify();
         axisRect()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
-        legend->setFont(font());
+        legend->setFont(textFont(m_basePoints));
         legend->setIconSize(32, 18);
         legend->setRowSpacing(0);
+        legend->setFillOrder(QCPLegend::foRowsFirst);
+        legend->setWrap(0);
     }
     m_legendOutside = outside;
 }
@@ -574,7 +609,7 @@ void ChartWidget::drawHeatmap()
                 label->position->setType(QCPItemPosition::ptPlotCoords);
                 label->position->setCoords(c, r);
                 label->setText(QString::number(v, 'f', v < 10 ? 1 : 0));
-                label->setFont(QFont(font().family(), 8));
+                label->setFont(textFont(8));
                 const double t = range.size() > 0 ? (v - range.lower) / range.size() : 0;
                 label->setColor(t > 0.55 ? Qt::black : Qt::white);
             }

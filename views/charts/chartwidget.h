@@ -19,6 +19,9 @@ public:
 
     void setChart(const charts::ChartData &chart);
     const charts::ChartData &chart() const { return m_chart; }
+    // Text and lines of the next setChart() at `scale` times their screen size: 1 for the
+    // screen and paper, 1.5 for slides seen from the back of a room.
+    void setTextScale(double scale) { m_textScale = scale; }
 
     // What setChart made, for tests: bars per series, graphs per series, the colour map.
     int barCount() const { return int(m_bars.size()); }
@@ -32,6 +35,8 @@ public:
     static constexpr int kMaxLabelWidth = 300;
     // A legend of more entries goes beside the plot instead of into a corner of it.
     static constexpr int kMaxLegendInside = 6;
+    // Narrower than this (pixels at 96 dpi), a legend outside the plot goes below it.
+    static constexpr int kNarrowWidth = 760;
     bool legendOutside() const { return m_legendOutside; }
 
     // The Okabe-Ito palette (Okabe & Ito 2008, "Color Universal Design"), black last.
@@ -49,6 +54,8 @@ private:
     void drawHeatmap();
     void useCategoryTicks(QCPAxis *axis, const std::vector<std::string> &labels);
     void useLogTicks(QCPAxis *axis);
+    QFont textFont(double points, bool bold = false) const; // at the text scale
+    double penWidth(double width) const { return width * m_textScale; }
 
     charts::ChartData m_chart;
     QCPTextElement *m_title = nullptr;
@@ -57,6 +64,8 @@ private:
     QCPColorScale *m_colorScale = nullptr;
     QCPMarginGroup *m_marginGroup = nullptr;
     bool m_legendOutside = false;
+    double m_textScale = 1;
+    double m_basePoints = 9;                 // the application's font size
     QCPLayoutGrid *m_legendColumn = nullptr; // holds the legend when it is outside
 };
 
