@@ -50,11 +50,7 @@ const PriceTable &defaultPriceTable()
 {
     static const PriceTable table = [] {
         const std::string path = "resources/prices/prices.json";
-        for (const EmbeddedFile &f : embeddedFiles()) {
-            if (f.path == path)
-                return readPriceTable(std::string(f.text), path);
-        }
-        throw std::logic_error("the default price table is not compiled into the program");
+        return readPriceTable(std::string(embeddedText(path)), path);
     }();
     return table;
 }

@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 
 namespace clab::perf {
 
@@ -66,11 +65,7 @@ const PartPrices &defaultPartPrices()
 {
     static const PartPrices table = [] {
         const std::string path = "resources/prices/parts.json";
-        for (const EmbeddedFile &f : embeddedFiles()) {
-            if (f.path == path)
-                return readPartPrices(std::string(f.text), path);
-        }
-        throw std::logic_error("the default part prices are not compiled into the program");
+        return readPartPrices(std::string(embeddedText(path)), path);
     }();
     return table;
 }

@@ -13,5 +13,7 @@ struct EmbeddedFile
 };
 
 std::span<const EmbeddedFile> embeddedFiles();
+// The text of one of them; throws std::logic_error naming the path when the build left it out.
+std::string_view embeddedText(std::string_view path);
 
 } // namespace clab
