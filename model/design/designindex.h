@@ -2,7 +2,9 @@
 
 #include "design/design.h"
 
+#include <cstddef>
 #include <string_view>
+#include <utility>
 #include <unordered_map>
 
 namespace clab::design {
@@ -21,6 +23,19 @@ public:
     const Chassis *chassis(std::string_view id) const { return find(m_chassis, id); }
     const Switch *findSwitch(std::string_view id) const { return find(m_switches, id); }
     const Device *device(std::string_view id) const { return find(m_devices, id); }
+    // The items a link joins to `id` (an item id, without a port), once per link end.
+    using Neighbours = std::unordered_multimap<std::string_view, std::string_view>;
+    std::pair<Neighbours::const_iterator, Neighbours::const_iterator>
+    linked(std::string_view id) const
+    {
+        return m_linked.equal_range(id);
+    }
+    // The systems whose host or devices include the item `id`.
+    using Owners = std::unordered_multimap<std::string_view, std::size_t>;
+    std::pair<Owners::const_iterator, Owners::const_iterator> systemsOf(std::string_view id) const
+    {
+        return m_owners.equal_range(id);
+    }
 
 private:
     template<typename T>
@@ -36,6 +51,8 @@ private:
     std::unordered_map<std::string_view, const Chassis *> m_chassis;
     std::unordered_map<std::string_view, const Switch *> m_switches;
     std::unordered_map<std::string_view, const Device *> m_devices;
+    Neighbours m_linked;
+    Owners m_owners;
 };
 
 } // namespace clab::design

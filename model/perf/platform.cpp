@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace clab::perf {
 
@@ -45,11 +47,6 @@ Platform platformOf(const design::Design &design, const fabric::Analysis &analys
 
 namespace {
 
-std::string itemOf(const std::string &endpoint)
-{
-    return endpoint.substr(0, endpoint.find('/'));
-}
-
 // The parts of a composed system: its host, its devices, the share of each chassis its devices
 // occupy, and the PCIe switches and NVSwitch baseboards reachable from them through switches
 // only (shared equally by the systems that reach them). Network switches belong to the cluster.
@@ -64,35 +61,52 @@ std::vector<BillItem> billOf(const design::DesignIndex &index, std::size_t syste
               b.count += count;
           };
     const design::Design &d = index.design();
-    std::map<std::string, std::set<std::size_t>> reachedBy; // switch id -> systems
-    std::multimap<std::string, std::string> neighbours;
-    for (const design::Link &l : d.links) {
-        neighbours.emplace(itemOf(l.from), itemOf(l.to));
-        neighbours.emplace(itemOf(l.to), itemOf(l.from));
-    }
-    auto isLocalSwitch = [&](const std::string &id) {
+    if (systemIndex >= d.systems.size())
+        return {};
+    auto isLocalSwitch = [&](std::string_view id) {
         const design::Switch *sw = index.findSwitch(id);
         return sw && !catalog.networkSwitch(sw->model);
     };
-    for (std::size_t sys = 0; sys < d.systems.size(); ++sys) {
-        std::vector<std::string> todo(d.systems[sys].devices);
-        todo.push_back(d.systems[sys].host);
-        std::set<std::string> seen(todo.begin(), todo.end());
-        while (!todo.empty()) {
-            const std::string item = todo.back();
-            todo.pop_back();
-            const auto [lo, hi] = neighbours.equal_range(item);
-            for (auto it = lo; it != hi; ++it) {
-                if (isLocalSwitch(it->second) && seen.insert(it->second).second) {
-                    reachedBy[it->second].insert(sys);
-                    todo.push_back(it->second);
+    // The switches this system reaches through switches only, a connected group at a time; each
+    // is shared by the systems that touch its group. The index holds the links and owners, so
+    // a canvas of a thousand systems predicts each without going through the others' links.
+    const design::System &system = d.systems[systemIndex];
+    std::set<std::string_view> reached;
+    std::vector<std::string_view> starts(system.devices.begin(), system.devices.end());
+    starts.push_back(system.host);
+    for (std::string_view start : starts) {
+        const auto [lo, hi] = index.linked(start);
+        for (auto first = lo; first != hi; ++first) {
+            if (!isLocalSwitch(first->second) || !reached.insert(first->second).second)
+                continue;
+            std::vector<std::string_view> group, todo{first->second};
+            std::set<std::size_t> sharers;
+            while (!todo.empty()) {
+                const std::string_view sw = todo.back();
+                todo.pop_back();
+                group.push_back(sw);
+                const auto [nlo, nhi] = index.linked(sw);
+                for (auto it = nlo; it != nhi; ++it) {
+                    if (isLocalSwitch(it->second)) {
+                        if (reached.insert(it->second).second)
+                            todo.push_back(it->second);
+                        continue;
+                    }
+                    const auto [olo, ohi] = index.systemsOf(it->second);
+                    for (auto o = olo; o != ohi; ++o)
+                        sharers.insert(o->second);
                 }
+            }
+            for (std::string_view id : group) {
+                const design::Switch *sw = index.findSwitch(id);
+                const catalog::Entry *part = catalog.pcieSwitch(sw->model);
+                if (!part)
+                    part = catalog.nvSwitch(sw->model);
+                add("switch", sw->model, part,
+                    1.0 / double(std::max<std::size_t>(1, sharers.size())));
             }
         }
     }
-    if (systemIndex >= d.systems.size())
-        return {};
-    const design::System &system = d.systems[systemIndex];
     if (const design::Host *h = index.host(system.host))
         add("host", h->model, catalog.host(h->model), 1);
     std::map<std::string, int> inChassis;
@@ -114,15 +128,6 @@ std::vector<BillItem> billOf(const design::DesignIndex &index, std::size_t syste
         const catalog::Chassis *spec = c ? catalog.chassis(c->model) : nullptr;
         if (spec && spec->slots > 0)
             add("chassis", c->model, spec, double(used) / spec->slots);
-    }
-    for (const auto &[id, systems] : reachedBy) {
-        if (!systems.count(systemIndex))
-            continue;
-        const design::Switch *sw = index.findSwitch(id);
-        const catalog::Entry *part = catalog.pcieSwitch(sw->model);
-        if (!part)
-            part = catalog.nvSwitch(sw->model);
-        add("switch", sw->model, part, 1.0 / double(systems.size()));
     }
     std::vector<BillItem> out;
     for (auto &[key, item] : items)

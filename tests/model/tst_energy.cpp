@@ -2,6 +2,8 @@
 // Pareto chart that draws them.
 #include "catalog/catalog.h"
 #include "charts/builders.h"
+#include "design/design.h"
+#include "fabric/analysis.h"
 #include "perf/energy.h"
 #include "perf/model.h"
 #include "perf/platform.h"
@@ -130,6 +132,36 @@ private Q_SLOTS:
         // Every part of the shipped catalog that a node can hold has a price.
         for (const perf::BillItem &b : p.bill)
             QVERIFY2(perf::defaultPartPrices().usd.count(b.id), b.id.c_str());
+    }
+
+    void systemsShareTheSwitchTheyReach()
+    {
+        // Two hosts reach one PCIe switch, each with a GPU behind it; a second switch hangs off
+        // the first and carries nothing. Each system pays half of both; a third system that
+        // reaches no switch pays none.
+        design::Design d;
+        d.hosts = {{"h1", "epyc-7742-2s", "h1"},
+                   {"h2", "epyc-7742-2s", "h2"},
+                   {"h3", "epyc-7742-2s", "h3"}};
+        d.switches = {{"sw", "pex88096", "sw"}, {"sw2", "pex88096", "sw2"}};
+        d.devices = {{"g1", "A100-PCIe-40GB", "g1", "", -1},
+                     {"g2", "A100-PCIe-40GB", "g2", "", -1},
+                     {"g3", "A100-PCIe-40GB", "g3", "", -1}};
+        d.links = {{"h1/cpu0", "sw", "pcie4x16", 1}, {"h2/cpu0", "sw", "pcie4x16", 1},
+                   {"sw", "g1", "pcie4x16", 1},      {"sw", "g2", "pcie4x16", 1},
+                   {"sw", "sw2", "pcie4x16", 1},     {"h3/cpu0", "g3", "pcie4x16", 1}};
+        d.systems = {{"A", "h1", {"g1"}}, {"B", "h2", {"g2"}}, {"C", "h3", {"g3"}}};
+        const auto &cat = catalog::Catalog::builtin();
+        const fabric::Analysis analysis = fabric::analyze(d, cat);
+        auto switches = [&](std::size_t system) {
+            double n = 0;
+            for (const perf::BillItem &b : perf::platformOf(d, analysis, system, cat).bill)
+                n += b.kind == "switch" ? b.count : 0;
+            return n;
+        };
+        QCOMPARE(switches(0), 1.0); // half of sw and half of sw2
+        QCOMPARE(switches(1), 1.0);
+        QCOMPARE(switches(2), 0.0);
     }
 
     void badPriceFilesAreNamed_data()
