@@ -76,8 +76,8 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
     charts::ChartKind kind;
     if (!charts::parseChartKind(options.kind, kind)) {
         err << "chart: unknown kind \"" << options.kind
-            << "\" (ttt, scaling, bandwidth, heatmap, collective, breakdown, parity, compare, "
-               "pareto, pareto-energy)\n";
+            << "\" (ttt, scaling, bandwidth, heatmap, collective, breakdown, parity, error, "
+               "compare, pareto, pareto-energy)\n";
         return 2;
     }
     if (options.measuredOnly && options.predictedOnly) {
@@ -165,11 +165,11 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
     CLI::App *cmd = app.add_subcommand(
         "chart", "Draw a chart of the experiment store (PNG, PDF or SVG), headless");
     cmd->add_option("--db", options.db, "Experiment store (SQLite file; default: the user's)");
-    cmd->add_option(
-           "--kind", options.kind,
-           "ttt, scaling, bandwidth, heatmap, collective, breakdown, parity (predicted "
-           "against measured), compare (a study's variants), pareto (time against cost) or "
-           "pareto-energy (time against energy)")
+    cmd->add_option("--kind", options.kind,
+                    "ttt, scaling, bandwidth, heatmap, collective, breakdown, parity (predicted "
+                    "against measured), error (the error's spread per benchmark), compare (a "
+                    "study's variants), pareto (time against cost) or "
+                    "pareto-energy (time against energy)")
         ->required();
     cmd->add_option("--benchmark", options.benchmark, "Only this benchmark");
     cmd->add_option("--system", options.system, "Only systems whose name contains this");

@@ -85,6 +85,11 @@ ChartData breakdownChart(const std::vector<RunPoint> &runs);
 // (`runs` in stored order). Time to train when any pair has it, else throughput.
 ChartData parityChart(const std::vector<RunPoint> &runs);
 
+// The same pairs as parityChart, as the distribution of the signed error per benchmark:
+// (predicted - measured) / measured in percent, a box per benchmark (P10, quartiles, median, P90,
+// the points beyond). Positive means predicted slower for time to train, faster for throughput.
+ChartData errorChart(const std::vector<RunPoint> &runs);
+
 // Stacked bars of labelled breakdowns (compute, exposed communication, input stall, evaluation),
 // each with its total as an annotation.
 ChartData breakdownBars(const std::vector<std::pair<std::string, std::array<double, 4>>> &bars);

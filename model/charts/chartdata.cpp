@@ -9,8 +9,9 @@ namespace clab::charts {
 
 namespace {
 
-const char *const kindNames[] = {"ttt",       "scaling", "bandwidth", "heatmap", "collective",
-                                 "breakdown", "parity",  "compare",   "pareto",  "pareto-energy"};
+const char *const kindNames[]
+    = {"ttt",    "scaling", "bandwidth", "heatmap",       "collective", "breakdown",
+       "parity", "compare", "pareto",    "pareto-energy", "error"};
 
 std::string number(double v)
 {
@@ -69,6 +70,8 @@ bool ChartData::empty() const
 {
     if (kind == ChartKind::Heatmap)
         return matrix.rows.empty() || matrix.columns.empty();
+    if (!boxes.empty())
+        return false;
     for (const Series &s : series)
         for (double v : s.values)
             if (std::isfinite(v))
@@ -85,6 +88,17 @@ std::string toCsv(const ChartData &chart)
             for (std::size_t c = 0; c < chart.matrix.columns.size(); ++c)
                 out += field(chart.matrix.rows[r]) + ',' + field(chart.matrix.columns[c]) + ','
                        + number(chart.matrix.at(r, c)) + '\n';
+        return out;
+    }
+    if (!chart.boxes.empty()) {
+        out = field(chart.x.label.empty() ? std::string("category") : chart.x.label)
+              + ",count,p10,q1,median,q3,p90\n";
+        for (std::size_t i = 0; i < chart.boxes.size() && i < chart.categories.size(); ++i) {
+            const Box &b = chart.boxes[i];
+            out += field(chart.categories[i]) + ',' + std::to_string(b.count) + ',' + number(b.p10)
+                   + ',' + number(b.q1) + ',' + number(b.median) + ',' + number(b.q3) + ','
+                   + number(b.p90) + '\n';
+        }
         return out;
     }
     if (!chart.categories.empty()) {

@@ -18,7 +18,8 @@ enum class ChartKind {
     Parity,
     Compare,
     Pareto,
-    ParetoEnergy
+    ParetoEnergy,
+    Error
 };
 enum class SeriesKind { Measured, Predicted, Ideal };
 // How a line is drawn; Auto leaves it to the series kind (ideal lines dashed).
@@ -67,6 +68,15 @@ struct Matrix
     double at(std::size_t r, std::size_t c) const { return cells[r * columns.size() + c]; }
 };
 
+// The spread of a category's values (the error chart): P10 to P90 as whiskers, the quartiles as
+// the box, and the values beyond the whiskers as points.
+struct Box
+{
+    std::size_t count = 0;
+    double p10 = 0, q1 = 0, median = 0, q3 = 0, p90 = 0;
+    std::vector<double> outliers;
+};
+
 struct ChartData
 {
     ChartKind kind = ChartKind::Ttt;
@@ -79,13 +89,15 @@ struct ChartData
     bool horizontal = false; // bars along x, categories down the y axis (many or long labels)
     std::vector<Annotation> annotations;
     Matrix matrix;                  // heat maps only
+    std::vector<Box> boxes;         // box charts: boxes[i] belongs to categories[i]
     std::vector<std::string> notes; // what was left out and why, for the CLI to print
 
     bool empty() const;
 };
 
 // The plotted numbers as CSV. Bars: category,<series...>; lines: series,kind,x,y; heat maps:
-// from,to,value. Numbers in shortest round-trip form; empty cell where there is no value.
+// from,to,value; boxes: category,count,p10,q1,median,q3,p90. Numbers in shortest round-trip form;
+// empty cell where there is no value.
 std::string toCsv(const ChartData &chart);
 
 // "+12 %", "-3 %", "0 %": the error of a prediction against a measurement, rounded to a percent.

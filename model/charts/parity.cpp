@@ -44,13 +44,18 @@ std::string percent(double fraction)
     return buf;
 }
 
-} // namespace
-
-ChartData parityChart(const std::vector<RunPoint> &runs)
+// The matched (measured, predicted) pairs of each benchmark: time to train when any pair has it,
+// throughput (one unit) otherwise.
+struct Pairs
 {
-    ChartData c;
-    c.kind = ChartKind::Parity;
-    // Time to train when any pair has it; throughput (one unit) otherwise.
+    bool time = true;
+    std::map<std::string, std::vector<std::pair<double, double>>> byBenchmark;
+    std::size_t unmatched = 0;
+    double lo = 0, hi = 0; // the span of all values
+};
+
+Pairs matchedPairs(const std::vector<RunPoint> &runs)
+{
     // images/s, sequences/s, tokens/s... are all samples a second of their benchmark.
     std::map<Key, Sides> time, rate;
     for (const RunPoint &r : runs) {
@@ -69,27 +74,52 @@ ChartData parityChart(const std::vector<RunPoint> &runs)
     const auto matched = [](const std::map<Key, Sides> &m) {
         return std::count_if(m.begin(), m.end(), [](const auto &e) { return e.second.matched(); });
     };
-    const bool useTime = matched(time) > 0 || matched(rate) == 0;
-    const std::map<Key, Sides> &pairs = useTime ? time : rate;
-    const std::string what = useTime ? "time to train (min)" : "throughput (samples/s)";
-    c.x = {"measured " + what, true};
-    c.y = {"predicted " + what, true};
-
-    std::map<std::string, std::vector<std::pair<double, double>>> byBenchmark;
-    double lo = 0, hi = 0;
-    std::size_t unmatched = 0;
-    for (const auto &[key, s] : pairs) {
+    Pairs out;
+    out.time = matched(time) > 0 || matched(rate) == 0;
+    for (const auto &[key, s] : out.time ? time : rate) {
         if (!s.matched()) {
-            ++unmatched;
+            ++out.unmatched;
             continue;
         }
         const double m = s.measuredValue(), p = *s.predicted;
         if (!(m > 0) || !(p > 0))
             continue;
-        byBenchmark[std::get<1>(key)].emplace_back(m, p);
-        lo = lo == 0 ? std::min(m, p) : std::min({lo, m, p});
-        hi = std::max({hi, m, p});
+        out.byBenchmark[std::get<1>(key)].emplace_back(m, p);
+        out.lo = out.lo == 0 ? std::min(m, p) : std::min({out.lo, m, p});
+        out.hi = std::max({out.hi, m, p});
     }
+    return out;
+}
+
+std::string unmatchedNote(std::size_t unmatched)
+{
+    return std::to_string(unmatched)
+           + " measured or predicted runs without their counterpart (same system, benchmark, "
+             "round, batch and precision) left out";
+}
+
+// Linear interpolation between the order statistics (type 7, as R and NumPy default).
+double quantile(const std::vector<double> &sorted, double q)
+{
+    const double pos = q * double(sorted.size() - 1);
+    const auto lo = std::size_t(pos);
+    const std::size_t hi = std::min(sorted.size() - 1, lo + 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
+}
+
+} // namespace
+
+ChartData parityChart(const std::vector<RunPoint> &runs)
+{
+    ChartData c;
+    c.kind = ChartKind::Parity;
+    Pairs pairs = matchedPairs(runs);
+    const std::string what = pairs.time ? "time to train (min)" : "throughput (samples/s)";
+    c.x = {"measured " + what, true};
+    c.y = {"predicted " + what, true};
+    auto &byBenchmark = pairs.byBenchmark;
+    const double lo = pairs.lo, hi = pairs.hi;
+    const std::size_t unmatched = pairs.unmatched;
     std::size_t n = 0;
     std::vector<double> allErrors;
     for (auto &[benchmark, points] : byBenchmark) {
@@ -111,9 +141,7 @@ ChartData parityChart(const std::vector<RunPoint> &runs)
     if (!allErrors.empty())
         c.title += ", median error " + percent(median(allErrors));
     if (unmatched)
-        c.notes.push_back(std::to_string(unmatched)
-                          + " measured or predicted runs without their counterpart (same system, "
-                            "benchmark, round, batch and precision) left out");
+        c.notes.push_back(unmatchedNote(unmatched));
     if (n == 0)
         return c;
     // The bands: y = x, within 10 % and within 25 %, over the points' span.
@@ -126,6 +154,51 @@ ChartData parityChart(const std::vector<RunPoint> &runs)
     band("±10 %", 1 / 1.1, LineStyle::Dashed);
     band("±25 %", 1.25, LineStyle::Dotted);
     band("±25 %", 1 / 1.25, LineStyle::Dotted);
+    return c;
+}
+
+ChartData errorChart(const std::vector<RunPoint> &runs)
+{
+    ChartData c;
+    c.kind = ChartKind::Error;
+    const Pairs pairs = matchedPairs(runs);
+    c.x.label = "benchmark";
+    c.y.label = "prediction error (% of measured)";
+    std::size_t n = 0;
+    std::vector<double> all;
+    for (const auto &[benchmark, points] : pairs.byBenchmark) {
+        if (c.categories.size() == kMaxCategories) {
+            c.notes.push_back("more than " + std::to_string(kMaxCategories)
+                              + " benchmarks: the rest left out");
+            break;
+        }
+        std::vector<double> errors;
+        for (const auto &[m, p] : points)
+            errors.push_back((p - m) / m * 100);
+        std::sort(errors.begin(), errors.end());
+        Box b;
+        b.count = errors.size();
+        b.p10 = quantile(errors, 0.1);
+        b.q1 = quantile(errors, 0.25);
+        b.median = quantile(errors, 0.5);
+        b.q3 = quantile(errors, 0.75);
+        b.p90 = quantile(errors, 0.9);
+        for (double e : errors)
+            if (e < b.p10 || e > b.p90)
+                b.outliers.push_back(e);
+        c.categories.push_back(benchmark + " (" + std::to_string(b.count) + ")");
+        c.boxes.push_back(std::move(b));
+        for (double e : errors)
+            all.push_back(std::abs(e) / 100);
+        n += errors.size();
+    }
+    c.title = std::string(pairs.time ? "Error of predicted time to train: "
+                                     : "Error of predicted throughput: ")
+              + std::to_string(n) + " matched runs";
+    if (!all.empty())
+        c.title += ", median absolute error " + percent(median(all));
+    if (pairs.unmatched)
+        c.notes.push_back(unmatchedNote(pairs.unmatched));
     return c;
 }
 

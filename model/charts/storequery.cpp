@@ -203,10 +203,12 @@ ChartData chartFromStore(StoreQuery &store, ChartKind kind, const Filter &filter
         return paretoChart(store.runs(predicted),
                            kind == ChartKind::Pareto ? ParetoAgainst::Cost : ParetoAgainst::Energy);
     }
-    case ChartKind::Parity: {
+    case ChartKind::Parity:
+    case ChartKind::Error: {
         Filter both = filter; // a prediction needs its measurement
         both.which = Which::All;
-        return parityChart(store.runs(both));
+        return kind == ChartKind::Parity ? parityChart(store.runs(both))
+                                         : errorChart(store.runs(both));
     }
     }
     return {};

@@ -38,6 +38,7 @@ class TestParity : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void errorBoxes();
     // A: score 10, predicted 11 (+10 %); B: 20 against its newest prediction 16 (-20 %); C:
     // time_to_train runs of 28
     // and 32 (30) against 33 (+10 %). D has no measurement; A's round-2.0 prediction has none.
@@ -122,6 +123,42 @@ private Q_SLOTS:
         QCOMPARE(c.notes.size(), std::size_t(1));
     }
 };
+
+// Five resnet pairs with errors -20, -10, 0, +10 and +50 %: P10 -16, quartiles -10 and 10, median
+// 0, P90 34 (linear interpolation between order statistics), -20 and +50 beyond the whiskers. One
+// bert pair at +25 %; a prediction without its measurement is counted in the notes.
+void TestParity::errorBoxes()
+{
+    const std::vector<RunPoint> runs = {
+        run("A", "resnet", "score", 10, true),      run("A", "resnet", "time_to_train", 8, false),
+        run("B", "resnet", "score", 10, true),      run("B", "resnet", "time_to_train", 9, false),
+        run("C", "resnet", "score", 10, true),      run("C", "resnet", "time_to_train", 10, false),
+        run("D", "resnet", "score", 10, true),      run("D", "resnet", "time_to_train", 11, false),
+        run("E", "resnet", "score", 10, true),      run("E", "resnet", "time_to_train", 15, false),
+        run("F", "bert", "score", 40, true),        run("F", "bert", "time_to_train", 50, false),
+        run("G", "bert", "time_to_train", 5, false)};
+    const ChartData c = errorChart(runs);
+    QCOMPARE(c.kind, ChartKind::Error);
+    QCOMPARE(c.categories, (std::vector<std::string>{"bert (1)", "resnet (5)"}));
+    QCOMPARE(c.boxes.size(), std::size_t(2));
+    const Box &r = c.boxes[1];
+    QCOMPARE(r.count, std::size_t(5));
+    QCOMPARE(r.p10, -16.0);
+    QCOMPARE(r.q1, -10.0);
+    QCOMPARE(r.median, 0.0);
+    QCOMPARE(r.q3, 10.0);
+    QCOMPARE(r.p90, 34.0);
+    QCOMPARE(r.outliers, (std::vector<double>{-20.0, 50.0}));
+    QCOMPARE(c.boxes[0].median, 25.0);
+    QVERIFY(c.boxes[0].outliers.empty());
+    QVERIFY2(c.title.find("6 matched runs") != std::string::npos, c.title.c_str());
+    QCOMPARE(c.notes.size(), std::size_t(1));
+    QVERIFY(!c.empty());
+    const std::string csv = toCsv(c);
+    QVERIFY2(csv.rfind("benchmark,count,p10,q1,median,q3,p90\nbert (1),1,25,25,25,25,25\n", 0) == 0,
+             csv.c_str());
+    QVERIFY(errorChart({run("A", "resnet", "score", 10, true)}).empty());
+}
 
 QTEST_APPLESS_MAIN(TestParity)
 #include "tst_parity.moc"

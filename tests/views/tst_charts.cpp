@@ -30,6 +30,7 @@ private Q_SLOTS:
     void scalingGraphsOnLogAxes();
     void heatmapHasColourScale();
     void breakdownStacks();
+    void errorBoxes();
     void exports_data();
     void exports();
     void refusesUnknownFormat();
@@ -216,6 +217,25 @@ void TestCharts::breakdownStacks()
     QCOMPARE(w.legendNames().at(1), QStringLiteral("exposed communication"));
 }
 
+// The error chart: a box per benchmark (resnet's four pairs at +5, -15, -21.6 and -24.7 %, bert's
+// one at -12 %), the zero line, and the benchmarks with their counts under the boxes.
+void TestCharts::errorBoxes()
+{
+    views::ChartWidget w;
+    w.setChart(chart(ChartKind::Error));
+    QCOMPARE(w.plottableCount(), 2);
+    auto *resnet = qobject_cast<QCPStatisticalBox *>(w.plottable(1));
+    QVERIFY(resnet);
+    QCOMPARE(resnet->data()->size(), 1);
+    const double median = resnet->data()->at(0)->median;
+    QVERIFY2(std::abs(median - (-18.3)) < 0.1, qPrintable(QString::number(median)));
+    QCOMPARE(w.itemCount(), 1); // the zero line
+    const auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(w.xAxis->ticker());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().value(1), QStringLiteral("resnet (4)"));
+    QVERIFY(w.yAxis->range().contains(5) && w.yAxis->range().contains(-24.7));
+}
+
 void TestCharts::exports_data()
 {
     QTest::addColumn<QString>("suffix");
@@ -287,8 +307,9 @@ void TestCharts::refusesUnknownFormat()
 void TestCharts::savesEveryKind()
 {
     const QString dir = qEnvironmentVariable("CLAB_CHART_DIR");
-    for (ChartKind kind : {ChartKind::Ttt, ChartKind::Scaling, ChartKind::Bandwidth,
-                           ChartKind::Heatmap, ChartKind::Collective, ChartKind::Breakdown}) {
+    for (ChartKind kind :
+         {ChartKind::Ttt, ChartKind::Scaling, ChartKind::Bandwidth, ChartKind::Heatmap,
+          ChartKind::Collective, ChartKind::Breakdown, ChartKind::Parity, ChartKind::Error}) {
         views::ChartWidget w;
         w.setChart(chart(kind));
         QVERIFY2(!w.chart().empty(), chartKindName(kind));

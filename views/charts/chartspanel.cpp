@@ -27,6 +27,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
         {charts::ChartKind::Heatmap, tr("Peer-to-peer heatmap")},
         {charts::ChartKind::Collective, tr("Collective bus bandwidth")},
         {charts::ChartKind::Parity, tr("Predicted against measured")},
+        {charts::ChartKind::Error, tr("Prediction error per benchmark")},
         {charts::ChartKind::Compare, tr("Study variants compared")},
         {charts::ChartKind::Pareto, tr("Time against cost")},
         {charts::ChartKind::ParetoEnergy, tr("Time against energy")},

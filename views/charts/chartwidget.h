@@ -52,6 +52,7 @@ private:
     void drawBars();
     void drawLines();
     void drawHeatmap();
+    void drawBoxes();
     void useCategoryTicks(QCPAxis *axis, const std::vector<std::string> &labels);
     void useLogTicks(QCPAxis *axis);
     QFont textFont(double points, bool bold = false) const; // at the text scale
