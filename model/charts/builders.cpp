@@ -355,6 +355,7 @@ ChartData collectiveChart(const std::vector<BandwidthPoint> &rows)
                 b.gbps);
     for (const auto &[name, points] : series) {
         Series s{name, SeriesKind::Measured, {}, {}};
+        s.identity = name;
         for (const auto &[bytes, mean] : points) {
             s.x.push_back(double(bytes));
             s.values.push_back(mean.value());

@@ -92,8 +92,12 @@ ChartData paretoChart(const std::vector<RunPoint> &runs, ParetoAgainst against)
             seriesOf[p.system] = kMaxCategories - 1;
         }
     }
-    for (const std::string &name : order)
-        c.series.push_back({name, SeriesKind::Measured, {}, {}});
+    const bool folded = order.size() == kMaxCategories; // the last series is "others"
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        c.series.push_back({order[i], SeriesKind::Measured, {}, {}});
+        if (!(folded && i + 1 == order.size()))
+            c.series.back().identity = order[i];
+    }
     std::sort(points.begin(), points.end(),
               [](const Point &a, const Point &b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
     Series front{"Pareto front", SeriesKind::Predicted, {}, {}};

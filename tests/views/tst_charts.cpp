@@ -31,6 +31,7 @@ private Q_SLOTS:
     void heatmapHasColourScale();
     void breakdownStacks();
     void errorBoxes();
+    void systemKeepsItsColour();
     void exports_data();
     void exports();
     void refusesUnknownFormat();
@@ -234,6 +235,42 @@ void TestCharts::errorBoxes()
     QVERIFY(ticker);
     QCOMPARE(ticker->ticks().value(1), QStringLiteral("resnet (4)"));
     QVERIFY(w.yAxis->range().contains(5) && w.yAxis->range().contains(-24.7));
+}
+
+// A series that stands for a system has the same colour and marker in every chart, whatever else
+// the chart holds; 40 systems get 40 different looks; a line that stands for no system is grey.
+void TestCharts::systemKeepsItsColour()
+{
+    const auto pointsChart = [](const std::vector<std::string> &systems) {
+        ChartData c;
+        c.kind = ChartKind::Pareto;
+        for (std::size_t i = 0; i < systems.size(); ++i) {
+            Series s{systems[i], SeriesKind::Measured, {double(i + 1)}, {double(i + 2)}};
+            s.identity = systems[i];
+            c.series.push_back(std::move(s));
+        }
+        c.series.push_back({"Pareto front", SeriesKind::Predicted, {1, 2}, {2, 3}});
+        return c;
+    };
+    const auto look = [](views::ChartWidget &w, int graph) {
+        return std::pair(w.graph(graph)->pen().color().name(),
+                         int(w.graph(graph)->scatterStyle().shape()));
+    };
+    views::ChartWidget a, b;
+    a.setChart(pointsChart({"Rack A", "Rack B"}));
+    b.setChart(pointsChart({"Rack Z", "Rack Y", "Rack X", "Rack B"}));
+    QCOMPARE(look(a, 1), look(b, 3));
+    QCOMPARE(a.graph(2)->pen().color(), QColor(0x55, 0x55, 0x55));
+
+    std::vector<std::string> many;
+    for (int i = 0; i < 40; ++i)
+        many.push_back("node " + std::to_string(i));
+    views::ChartWidget c;
+    c.setChart(pointsChart(many));
+    QSet<QString> looks;
+    for (int i = 0; i < 40; ++i)
+        looks.insert(look(c, i).first + QString::number(look(c, i).second));
+    QCOMPARE(looks.size(), 40);
 }
 
 void TestCharts::exports_data()

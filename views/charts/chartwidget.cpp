@@ -67,6 +67,8 @@ QString text(const std::string &s)
 const QColor measuredColor(0x00, 0x72, 0xB2);  // Okabe-Ito blue
 const QColor predictedColor(0xE6, 0x9F, 0x00); // Okabe-Ito orange
 const QColor idealColor(0x55, 0x55, 0x55);
+constexpr int kPaletteSize = 8;                  // Okabe-Ito colours
+constexpr int kIdentitySlots = kPaletteSize * 5; // colours x markers
 
 // Cividis (Nuñez, Anderton & Renslow 2018): readable with any colour vision and in grey scale.
 // Seven stops sampled from matplotlib's table.
@@ -189,7 +191,7 @@ QColor ChartWidget::paletteColor(int index)
         = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
            QColor(0xD5, 0x5E, 0x00), QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9),
            QColor(0xF0, 0xE4, 0x42), QColor(0x00, 0x00, 0x00)};
-    return okabeIto[index % 8];
+    return okabeIto[index % kPaletteSize];
 }
 
 QStringList ChartWidget::legendNames() const
@@ -424,6 +426,22 @@ void ChartWidget::drawLines()
     const bool outside = series.size() > std::size_t(kMaxLegendInside);
     placeLegend(outside);
     int colour = 0;
+    // A series that stands for a system takes the slot its name hashes to (8 colours x 5 markers),
+    // the next free one when taken: the same system looks the same in every chart. Lines that
+    // stand for nothing (a Pareto front) are then grey, so they take no system's colour.
+    const bool identities = std::any_of(
+        series.begin(), series.end(), [](const charts::Series &s) { return !s.identity.empty(); });
+    QSet<int> usedSlots;
+    const auto slotOf = [&usedSlots](const std::string &identity) {
+        std::uint32_t h = 2166136261u; // FNV-1a: stable across runs and machines
+        for (unsigned char ch : identity)
+            h = (h ^ ch) * 16777619u;
+        int slot = int(h % kIdentitySlots);
+        for (int i = 0; i < kIdentitySlots && usedSlots.contains(slot); ++i)
+            slot = (slot + 1) % kIdentitySlots;
+        usedSlots.insert(slot);
+        return slot;
+    };
     QSet<QString> named; // a band drawn as two lines has one legend entry
     for (const charts::Series &s : series) {
         QCPGraph *g = addGraph();
@@ -445,7 +463,14 @@ void ChartWidget::drawLines()
             values << s.values[k];
         }
         g->setData(keys, values, true);
-        const QColor c = s.kind == charts::SeriesKind::Ideal ? idealColor : paletteColor(colour++);
+        int slot = -1;
+        QColor c = idealColor;
+        if (!s.identity.empty()) {
+            slot = slotOf(s.identity);
+            c = paletteColor(slot % kPaletteSize);
+        } else if (s.kind != charts::SeriesKind::Ideal && !identities) {
+            c = paletteColor(colour++);
+        }
         switch (s.kind) {
         case charts::SeriesKind::Measured:
             if (allMeasured) {
@@ -461,7 +486,8 @@ void ChartWidget::drawLines()
                        QCPScatterStyle::ssTriangleInverted};
                 g->setPen(QPen(c, penWidth(2)));
                 g->setLineStyle(QCPGraph::lsNone);
-                g->setScatterStyle(QCPScatterStyle(shapes[(colour - 1) % 5], QPen(c, penWidth(2)),
+                const int shape = slot >= 0 ? slot / kPaletteSize : (colour - 1) % 5;
+                g->setScatterStyle(QCPScatterStyle(shapes[shape], QPen(c, penWidth(2)),
                                                    QBrush(c.lighter(150)), penWidth(9)));
             }
             break;
