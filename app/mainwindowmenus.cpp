@@ -5,6 +5,7 @@
 #include "util/fileio.h"
 #include "views/charts/chartspanel.h"
 #include "views/charts/chartwidget.h"
+#include "views/charts/exportdialog.h"
 #include "workload/workload.h"
 
 #include <QAction>
@@ -124,18 +125,13 @@ void MainWindow::createExportActions(QMenu *file)
             tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
         if (path.isEmpty())
             return;
-        int dpi = 300;
-        if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
-            bool ok = false;
-            dpi = QInputDialog::getInt(this, tr("Export chart"), tr("Resolution (dots per inch):"),
-                                       QSettings().value(QStringLiteral("exportDpi"), 300).toInt(),
-                                       72, 1200, 1, &ok);
-            if (!ok)
-                return;
-            QSettings().setValue(QStringLiteral("exportDpi"), dpi);
-        }
+        views::ChartExportDialog options(path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive),
+                                         m_charts->chart()->size(), this);
+        if (options.exec() != QDialog::Accepted)
+            return;
+        options.remember();
         QString error;
-        if (!m_charts->exportTo(path, dpi, &error))
+        if (!m_charts->exportTo(path, options.dpi(), options.layout(), &error))
             showError(tr("Cannot export the chart"), error);
         else
             statusBar()->showMessage(tr("Exported %1").arg(path), 5000);

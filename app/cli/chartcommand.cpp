@@ -49,26 +49,6 @@ bool haveWidgetApplication(std::unique_ptr<QApplication> &owned, std::ostream &e
     return true;
 }
 
-// "6x4in", "15x10cm", "900x560px" as pixels at 96 dpi (the size a chart is laid out at; a PNG
-// is then drawn at --dpi, a PDF or SVG keeps the physical size).
-bool parseChartSize(const std::string &text, int &width, int &height)
-{
-    double w = 0, h = 0;
-    char unit[3] = {};
-    int used = 0;
-    if (std::sscanf(text.c_str(), "%lfx%lf%2[a-z]%n", &w, &h, unit, &used) != 3
-        || used != int(text.size()))
-        return false;
-    const std::string u = unit;
-    const double perUnit = u == "in" ? 96.0 : u == "cm" ? 96.0 / 2.54 : u == "px" ? 1.0 : 0.0;
-    w *= perUnit, h *= perUnit;
-    if (!(w >= 192 && h >= 144 && w <= 9600 && h <= 9600))
-        return false;
-    width = int(std::lround(w));
-    height = int(std::lround(h));
-    return true;
-}
-
 } // namespace
 
 int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &err)
@@ -92,7 +72,7 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
         return 2;
     }
     int width = options.width, height = options.height;
-    if (!options.size.empty() && !parseChartSize(options.size, width, height)) {
+    if (!options.size.empty() && !views::parseChartSize(options.size, width, height)) {
         err << "chart: --size: expected WIDTHxHEIGHT with a unit (6x4in, 15x10cm, 900x560px), "
                "between 2x1.5 and 100x100 inches, got \""
             << options.size << "\"\n";
@@ -141,14 +121,9 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
     if (!haveWidgetApplication(app, err))
         return 1;
     QString error;
-    bool ok = false;
-    {
-        views::ChartWidget widget; // destroyed before the application
-        widget.setTextScale(options.style == "slides" ? 1.5 : 1.0);
-        widget.resize(width, height > 0 ? height : views::ChartWidget::preferredHeight(chart));
-        widget.setChart(chart);
-        ok = views::exportChart(widget, outPath, options.dpi, &error);
-    }
+    const bool ok
+        = views::exportChartData(chart, {width, height, options.style == "slides" ? 1.5 : 1.0},
+                                 outPath, options.dpi, &error);
     if (!ok) {
         err << "chart: " << error.toStdString() << "\n";
         return 1;

@@ -9,6 +9,9 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include <cmath>
+#include <cstdio>
+
 namespace clab::views {
 
 namespace {
@@ -79,6 +82,38 @@ bool exportChart(ChartWidget &chart, const QString &path, int dpi, QString *erro
     if (!file.commit())
         return fail(error, path + QStringLiteral(": cannot write: ") + file.errorString());
     return true;
+}
+
+bool parseChartSize(const std::string &text, int &width, int &height)
+{
+    double w = 0, h = 0;
+    char unit[3] = {};
+    int used = 0;
+    if (std::sscanf(text.c_str(), "%lfx%lf%2[a-z]%n", &w, &h, unit, &used) != 3
+        || used != int(text.size()))
+        return false;
+    const std::string u = unit;
+    const double perUnit = u == "in"   ? screenDpi
+                           : u == "cm" ? screenDpi / 2.54
+                           : u == "px" ? 1.0
+                                       : 0.0;
+    w *= perUnit, h *= perUnit;
+    if (!(w >= 192 && h >= 144 && w <= 9600 && h <= 9600))
+        return false;
+    width = int(std::lround(w));
+    height = int(std::lround(h));
+    return true;
+}
+
+bool exportChartData(const charts::ChartData &chart, const ExportLayout &layout,
+                     const QString &path, int dpi, QString *error)
+{
+    ChartWidget widget;
+    widget.setTextScale(layout.textScale);
+    widget.resize(layout.width > 0 ? layout.width : 900,
+                  layout.height > 0 ? layout.height : ChartWidget::preferredHeight(chart));
+    widget.setChart(chart);
+    return exportChart(widget, path, dpi, error);
 }
 
 } // namespace clab::views

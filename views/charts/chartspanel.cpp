@@ -97,9 +97,9 @@ void ChartsPanel::reload()
     m_chart->setChart(chartData);
 }
 
-bool ChartsPanel::exportTo(const QString &path, int dpi, QString *error)
+bool ChartsPanel::exportTo(const QString &path, int dpi, const ExportLayout &layout, QString *error)
 {
-    return exportChart(*m_chart, path, dpi, error);
+    return exportChartData(m_chart->chart(), layout, path, dpi, error);
 }
 
 } // namespace clab::views

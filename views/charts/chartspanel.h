@@ -1,6 +1,7 @@
 #pragma once
 
 #include "charts/chartdata.h"
+#include "views/charts/chartexport.h"
 
 #include <QWidget>
 
@@ -29,8 +30,9 @@ public:
     void reload();
     ChartWidget *chart() const { return m_chart; }
     QString message() const;
-    // PNG (at `dpi`), PDF or SVG by the extension; false with the reason in `error`.
-    bool exportTo(const QString &path, int dpi, QString *error);
+    // PNG (at `dpi`), PDF or SVG by the extension, laid out at `layout`; false with the reason
+    // in `error`.
+    bool exportTo(const QString &path, int dpi, const ExportLayout &layout, QString *error);
 
 private:
     QString m_storePath;
