@@ -120,6 +120,12 @@ void MainWindow::createExportActions(QMenu *file)
             exportCanvas(path, QSettings().value(QStringLiteral("exportDpi"), 300).toInt());
     });
     file->addAction(tr("&Export Chart..."), QKeySequence(tr("Ctrl+E")), this, [this] {
+        if (m_charts->chart()->chart().empty()) {
+            showError(tr("Nothing to export"),
+                      tr("The chart is empty: import results (File > Import Results) or pick "
+                         "another kind of chart in the Chart dock."));
+            return;
+        }
         QString path = QFileDialog::getSaveFileName(
             this, tr("Export chart"), QStringLiteral("chart.png"),
             tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
