@@ -49,7 +49,7 @@ struct Series
     LineStyle line = LineStyle::Auto;
     // What the series stands for (a system): its colour and marker follow this name, so a system
     // looks the same in every chart. Empty: colours go by the series' order.
-    std::string identity;
+    std::string identity{};
 };
 
 // A label placed at (x, y) in plot coordinates; for bar charts x is the category index.
