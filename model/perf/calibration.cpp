@@ -225,6 +225,30 @@ bool Calibration::knowsSoftware(std::string_view stack) const
     return software.find(stack) != software.end();
 }
 
+std::pair<double, double> Calibration::frameworkSpread(std::string_view id) const
+{
+    std::vector<double> own, stacks;
+    for (const auto &[key, v] : software) {
+        if (isRound(key))
+            continue;
+        stacks.push_back(v);
+        if (const auto it = benchSoftware.find(std::string(id) + "/" + key);
+            it != benchSoftware.end())
+            own.push_back(v * it->second);
+    }
+    std::vector<double> &f = own.size() >= 3 ? own : stacks;
+    if (f.empty())
+        return {1, 1};
+    std::sort(f.begin(), f.end());
+    const auto at = [&f](double q) {
+        const double pos = q * double(f.size() - 1);
+        const auto lo = std::size_t(pos);
+        const std::size_t hi = std::min(f.size() - 1, lo + 1);
+        return f[lo] + (f[hi] - f[lo]) * (pos - double(lo));
+    };
+    return {at(0.1), at(0.9)};
+}
+
 double Calibration::softwareFactor(std::string_view id, std::string_view stack,
                                    std::string *note) const
 {
@@ -280,6 +304,11 @@ Interval Calibration::interval(std::string_view id, std::string_view arch) const
     }
     // No held-out rows at all (a calibration written by hand): say so by a wide interval.
     return {-0.4, 0.4, 0};
+}
+
+bool isMlperfRound(std::string_view stack)
+{
+    return isRound(stack);
 }
 
 } // namespace clab::perf

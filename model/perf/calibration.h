@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace clab::perf {
@@ -71,10 +72,17 @@ struct Calibration
     double softwareFactor(std::string_view bench, std::string_view stack,
                           std::string *note = nullptr) const;
     bool knowsSoftware(std::string_view stack) const;
+    // How far an uncalibrated stack that is not an MLPerf round may sit from the factor 1 that
+    // stands in for it: P10 and P90 of the calibrated framework stacks' factors on this benchmark
+    // (of their stack factors alone when fewer than 3 have one), as {lo, hi}; {1, 1} when none.
+    std::pair<double, double> frameworkSpread(std::string_view bench) const;
     // The interval of a benchmark on an architecture: its own cell when it has enough rows,
     // else the benchmark's, the architecture's, then all rows.
     Interval interval(std::string_view bench, std::string_view arch) const;
 };
+
+// "mlperf-4.1" and the like: a stack that is an MLPerf round.
+bool isMlperfRound(std::string_view stack);
 
 // "4.1" -> "mlperf-4.1"; "dle" -> "ngc-dle"; other names unchanged.
 std::string softwareKey(std::string_view roundOrStack);

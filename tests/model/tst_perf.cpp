@@ -456,6 +456,20 @@ void TestPerf::intervalsAndExtrapolation()
     QVERIFY(!r.extrapolation.empty());
     QCOMPARE(r.gemmEfficiency, 0.5); // the one calibrated benchmark's
     QVERIFY(r.intervalMin[1] / r.intervalMin[0] > std::exp(1.3));
+
+    // An uncalibrated MLPerf round drifts little: 0.10 wider on each side. An uncalibrated
+    // framework stack may be as fast or as slow as the calibrated ones: factors 0.8, 1 and 2 have
+    // P10 0.84 and P90 1.8, so time to train reaches 1.8 x e^0.1 above and e^-(0.2 + 0.174) below.
+    perf::Calibration c = testCalibration();
+    c.software = {{"mlperf-1.0", 1.0}, {"fw-a", 0.8}, {"fw-b", 1.0}, {"fw-c", 2.0}};
+    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, c, "mlperf-9.9");
+    CLAB_NEAR(r.intervalMin[0], *r.timeToTrainMin * std::exp(-0.3));
+    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.2));
+    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, c, "fw-new");
+    QCOMPARE(r.extrapolation.size(), std::size_t(1));
+    QVERIFY(r.extrapolation.front().find("\"fw-new\" is not calibrated") != std::string::npos);
+    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * 1.8 * std::exp(0.1));
+    CLAB_NEAR(r.intervalMin[0], *r.timeToTrainMin * std::exp(-0.2 + std::log(0.84)));
 }
 
 void TestPerf::chosenBatch()
