@@ -415,7 +415,15 @@ ChartData breakdownChart(const std::vector<RunPoint> &runs)
             bars.push_back(
                 {(r.system.empty() ? std::string("(no system)") : r.system) + " / " + r.benchmark,
                  *r.breakdownMin});
+    // The newest predictions (runs come oldest first), as many as bars stay apart.
+    const std::size_t older = bars.size() > kMaxCategories ? bars.size() - kMaxCategories : 0;
+    bars.erase(bars.begin(), bars.begin() + std::ptrdiff_t(older));
     ChartData c = breakdownBars(bars);
+    c.horizontal = bars.size() > 8;
+    if (older)
+        c.notes.push_back(std::to_string(older) + " older predicted runs left out (at most "
+                          + std::to_string(kMaxCategories)
+                          + " bars); select runs or use --benchmark and --system");
     if (bars.empty())
         c.notes.push_back("no predicted run carries a breakdown (details compute_min, "
                           "communication_min, input_min, evaluation_min)");

@@ -106,11 +106,18 @@ ChartData compareChart(const std::vector<RunPoint> &runs)
     std::vector<std::string> leftOut;
     // Several benchmarks share one axis as time relative to each benchmark's first variant.
     const bool relative = benchmarks.size() > 1;
+    std::string cut;
     for (const std::string &b : benchmarks) {
-        const auto &list = byBenchmark[b];
+        std::vector<const RunPoint *> list = byBenchmark[b];
         if (bars.size() + list.size() > kMaxCategories) {
-            leftOut.push_back(b + " (" + std::to_string(list.size()) + " variants)");
-            continue;
+            if (!bars.empty()) {
+                leftOut.push_back(b + " (" + std::to_string(list.size()) + " variants)");
+                continue;
+            }
+            // One benchmark alone has more variants than bars fit: its first ones, said.
+            cut = b + ": the first " + std::to_string(kMaxCategories) + " of "
+                  + std::to_string(list.size()) + " variants shown";
+            list.resize(kMaxCategories);
         }
         // A variant that appears twice (other batch or precision) says which it is.
         std::map<std::string, int> seen;
@@ -153,6 +160,8 @@ ChartData compareChart(const std::vector<RunPoint> &runs)
     if (studies.size() > 1)
         c.notes.push_back("the store holds " + std::to_string(studies.size())
                           + " studies; showing the newest, " + study);
+    if (!cut.empty())
+        c.notes.push_back(cut);
     if (!leftOut.empty()) {
         std::string names;
         for (const std::string &n : leftOut)

@@ -262,9 +262,17 @@ void ChartWidget::setChart(const charts::ChartData &chart)
 void ChartWidget::useCategoryTicks(QCPAxis *axis, const std::vector<std::string> &labels)
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    // Long rows of categories turn; short ones break "system / benchmark" over two lines.
-    const bool many = labels.size() > 6;
+    // Long rows of categories turn, and so do labels wider than their share of the axis (large
+    // slides text); short ones break "system / benchmark" over two lines.
     const QFontMetrics font(axis->tickLabelFont());
+    int widestLine = 0;
+    for (const std::string &l : labels)
+        for (const QString &line : text(l).split(QLatin1String(" / ")))
+            widestLine = std::max(widestLine, font.horizontalAdvance(line));
+    const double share
+        = double(QWidget::width() - 150) / double(std::max<std::size_t>(1, labels.size()));
+    const bool many
+        = labels.size() > 6 || (axis->orientation() == Qt::Horizontal && widestLine > 0.9 * share);
     for (std::size_t i = 0; i < labels.size(); ++i) {
         QString label = text(labels[i]);
         if (!many)
@@ -379,6 +387,15 @@ void ChartWidget::drawBars()
     keyAxis->setRangeReversed(flat); // the first category on top
     // Room beyond the longest bar for its label and the legend.
     valueAxis->setRange(0, top > 0 ? top * 1.45 : 1);
+    if (flat) {
+        // The value axis's last tick label is centred on the plot's right edge: room for half of
+        // it, where nothing else (the right axis is hidden) makes the margin.
+        QMargins margins = axisRect()->minimumMargins();
+        const QFontMetrics metrics(valueAxis->tickLabelFont());
+        margins.setRight(
+            std::max(margins.right(), metrics.horizontalAdvance(QStringLiteral("00000")) / 2 + 4));
+        axisRect()->setMinimumMargins(margins);
+    }
     legend->setVisible(true);
     // The legend goes to the corner the bars leave free: the end of the value axis, beside the
     // shorter end of the categories.
@@ -397,8 +414,10 @@ void ChartWidget::drawBars()
         last = std::max(last, reach[reach.size() - 1 - k]);
     }
     const double longest = reach.empty() ? 0.0 : *std::max_element(reach.begin(), reach.end());
-    if (!reach.empty() && std::min(first, last) > 0.5 * longest) {
-        placeLegend(true); // no free corner: beside the plot
+    // Flat bars in a narrow chart: the bar labels reach under a corner legend.
+    if ((!reach.empty() && std::min(first, last) > 0.5 * longest)
+        || (flat && QWidget::width() < kNarrowWidth)) {
+        placeLegend(true); // no free corner: beside (or below) the plot
         return;
     }
     const bool atStart = first <= last; // the first categories (top when flat, left when upright)
