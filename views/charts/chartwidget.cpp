@@ -505,7 +505,7 @@ void ChartWidget::drawLines()
                        QCPScatterStyle::ssTriangleInverted};
                 g->setPen(QPen(c, penWidth(2)));
                 g->setLineStyle(QCPGraph::lsNone);
-                const int shape = slot >= 0 ? slot / kPaletteSize : (colour - 1) % 5;
+                const int shape = slot >= 0 ? slot / kPaletteSize : std::max(0, colour - 1) % 5;
                 g->setScatterStyle(QCPScatterStyle(shapes[shape], QPen(c, penWidth(2)),
                                                    QBrush(c.lighter(150)), penWidth(9)));
             }
