@@ -98,15 +98,6 @@ std::string unmatchedNote(std::size_t unmatched)
              "round, batch and precision) left out";
 }
 
-// Linear interpolation between the order statistics (type 7, as R and NumPy default).
-double quantile(const std::vector<double> &sorted, double q)
-{
-    const double pos = q * double(sorted.size() - 1);
-    const auto lo = std::size_t(pos);
-    const std::size_t hi = std::min(sorted.size() - 1, lo + 1);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
-}
-
 } // namespace
 
 ChartData parityChart(const std::vector<RunPoint> &runs)
@@ -178,11 +169,11 @@ ChartData errorChart(const std::vector<RunPoint> &runs)
         std::sort(errors.begin(), errors.end());
         Box b;
         b.count = errors.size();
-        b.p10 = quantile(errors, 0.1);
-        b.q1 = quantile(errors, 0.25);
-        b.median = quantile(errors, 0.5);
-        b.q3 = quantile(errors, 0.75);
-        b.p90 = quantile(errors, 0.9);
+        b.p10 = quantileOfSorted(errors, 0.1);
+        b.q1 = quantileOfSorted(errors, 0.25);
+        b.median = quantileOfSorted(errors, 0.5);
+        b.q3 = quantileOfSorted(errors, 0.75);
+        b.p90 = quantileOfSorted(errors, 0.9);
         for (double e : errors)
             if (e < b.p10 || e > b.p90)
                 b.outliers.push_back(e);

@@ -1,4 +1,5 @@
 #include "perf/calibration.h"
+#include "util/stats.h"
 
 #include "util/embedded.h"
 #include "util/inputerror.h"
@@ -240,13 +241,7 @@ std::pair<double, double> Calibration::frameworkSpread(std::string_view id) cons
     if (f.empty())
         return {1, 1};
     std::sort(f.begin(), f.end());
-    const auto at = [&f](double q) {
-        const double pos = q * double(f.size() - 1);
-        const auto lo = std::size_t(pos);
-        const std::size_t hi = std::min(f.size() - 1, lo + 1);
-        return f[lo] + (f[hi] - f[lo]) * (pos - double(lo));
-    };
-    return {at(0.1), at(0.9)};
+    return {quantileOfSorted(f, 0.1), quantileOfSorted(f, 0.9)};
 }
 
 double Calibration::softwareFactor(std::string_view id, std::string_view stack,

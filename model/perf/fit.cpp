@@ -1,4 +1,5 @@
 #include "perf/fit.h"
+#include "util/stats.h"
 
 #include "catalog/catalog.h"
 
@@ -106,10 +107,7 @@ std::uint64_t stableHash(const std::string &s)
 double quantile(std::vector<double> &values, double q)
 {
     std::sort(values.begin(), values.end());
-    const double pos = q * double(values.size() - 1);
-    const std::size_t lo = std::size_t(std::floor(pos));
-    const std::size_t hi = std::min(values.size() - 1, lo + 1);
-    return values[lo] + (values[hi] - values[lo]) * (pos - double(lo));
+    return quantileOfSorted(values, q);
 }
 
 } // namespace

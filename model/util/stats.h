@@ -18,6 +18,16 @@ inline double median(std::vector<double> v)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The q-quantile of sorted values, interpolating linearly between order statistics (type 7, as
+// R and NumPy by default); `sorted` must not be empty.
+inline double quantileOfSorted(const std::vector<double> &sorted, double q)
+{
+    const double pos = q * double(sorted.size() - 1);
+    const auto lo = std::size_t(pos);
+    const std::size_t hi = std::min(sorted.size() - 1, lo + 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - double(lo));
+}
+
 // A running mean; NaN before the first value.
 struct Mean
 {
