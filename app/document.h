@@ -11,7 +11,7 @@
 namespace clab {
 
 // Owns the open design, its file name and the undo stack, and announces every change through
-// one signal (STYLE.md §2). Views never hold the design; they ask the document.
+// one signal. Views never hold the design; they ask the document.
 class Document : public QObject
 {
     Q_OBJECT

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-// Plain series that a chart draws (STYLE.md §11): every number on a chart is computed here, so
+// Plain series that a chart draws: every number on a chart is computed here, so
 // the CLI's --csv, the tests and the widget all see the same values. No Qt.
 namespace clab::charts {
 

@@ -8,10 +8,10 @@
 namespace clab::cluster {
 
 // All-reduce cost models, α-β style: T = steps·α(hops) + volume / bandwidth.
-// α(h) = 20 ns in + 40 ns per link + 20 ns out (DOMAIN.md §5), so α(1) = 80 ns, the paper's α.
+// α(h) = 20 ns in + 40 ns per link + 20 ns out (HammingMesh, SC22), so α(1) = 80 ns, the paper's α.
 double alphaSeconds(int hops);
 
-// DOMAIN.md §5, the bounds of the HammingMesh paper's plots (B = one link, bytes/s):
+// The bounds of the HammingMesh paper's (SC22) plots (B = one link, bytes/s):
 // torus algorithm on a k×k torus (k = √N): T = 4(k−1)·α + ((k−1)/k)·S/B  → bandwidth → B
 double torusAllreduceSeconds(double bytes, int k, double linkBytesPerS);
 // two edge-disjoint rings on a torus or HammingMesh: T = 2(N−1)·α + ((N−1)/N)·(S/2)/B → 2B

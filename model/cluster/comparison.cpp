@@ -22,9 +22,9 @@ int referenceScale(long long accelerators)
 
 std::vector<LabelledSpec> referenceTopologies(int scale)
 {
-    // DOMAIN.md §5's sizes: torus and HyperX 32×32 or 128×128; Hx2Mesh 16×16 or 64×64 boards;
-    // Hx4Mesh 8×8 or 32×32. Dragonfly: the balanced a = 2p = 2h of Kim et al. at the largest
-    // group count, p=4 a=8 h=4 (33 groups, 1,056) or p=8 a=16 h=8 (129 groups, 16,512).
+    // The HammingMesh paper's sizes: torus and HyperX 32×32 or 128×128; Hx2Mesh 16×16 or 64×64
+    // boards; Hx4Mesh 8×8 or 32×32. Dragonfly: the balanced a = 2p = 2h of Kim et al. at the
+    // largest group count, p=4 a=8 h=4 (33 groups, 1,056) or p=8 a=16 h=8 (129 groups, 16,512).
     const bool big = scale > 1024;
     const std::string side = big ? "128x128" : "32x32";
     std::vector<LabelledSpec> out;

@@ -9,8 +9,8 @@
 
 namespace clab::cluster {
 
-// The topology families side by side at one of DOMAIN.md §5's two reference scales, ~1k and
-// ~16k accelerators: the HammingMesh paper's baselines (a nonblocking and a 2:1 tapered fat
+// The topology families side by side at one of the HammingMesh paper's two reference scales, ~1k
+// and ~16k accelerators: the HammingMesh paper's baselines (a nonblocking and a 2:1 tapered fat
 // tree, Dragonfly, 2D torus and 2D HyperX with one accelerator a router) and HammingMesh on 2×2
 // and 4×4 boards, each at the paper's size for that scale.
 

@@ -1,4 +1,4 @@
-// Tori and HyperX with one accelerator per router (DOMAIN.md §5 baselines: 32×32 for ~1k
+// Tori and HyperX with one accelerator per router (the HammingMesh paper's baselines: 32×32 for ~1k
 // accelerators, 128×128 for ~16k).
 #include "cluster/generators.h"
 

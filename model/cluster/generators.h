@@ -7,7 +7,7 @@ namespace clab::cluster {
 // Every generator checks its parameters and throws clab::InputError (file = the kind, place = the
 // parameter) for shapes that cannot be built.
 
-inline constexpr int kSwitchedPlanes = 4; // DOMAIN.md §5: switched baselines are 4 × 400 Gb/s
+inline constexpr int kSwitchedPlanes = 4; // HammingMesh, SC22: switched baselines are 4 × 400 Gb/s
 
 struct FatTreeParams
 {
@@ -56,7 +56,7 @@ struct HammingMeshParams
     int x = 16, y = 16; // grid of x×y boards
     int radix = 64;
 };
-// DOMAIN.md §5 (Hoefler et al., SC22): a·x row trees over the W/E board edges, b·y column trees
+// HammingMesh (Hoefler et al., SC22): a·x row trees over the W/E board edges, b·y column trees
 // over N/S; each tree by addTree's rule.
 Topology hammingMesh(const HammingMeshParams &params);
 

@@ -1,5 +1,5 @@
 // HammingMesh (Hoefler et al., "HammingMesh: A Network Topology for Large-Scale Deep Learning",
-// SC22), as DOMAIN.md §5 summarises it: a×b boards wired as a 2D mesh, an x×y grid of boards,
+// SC22): a×b boards wired as a 2D mesh, an x×y grid of boards,
 // one fat tree per accelerator row (W/E board edges) and per accelerator column (N/S edges).
 // On-board links are board traces; accelerator-to-switch links copper and switch-to-switch
 // links optical (our assumption, the rule used for every family).

@@ -42,9 +42,9 @@ double maxFlowCutLinks(const Topology &t);
 // Alltoall ("global") bandwidth per accelerator, one direction: the smallest of
 //  - injection (ports × 50 GB/s);
 //  - the bisection bound 4·bisection/N: with uniform traffic each half sends half its traffic
-//    across, N/2 · r/2 ≤ bisection (a k×k torus: 2k links → 8B/k, DOMAIN.md §5);
+//    across, N/2 · r/2 ≤ bisection (a k×k torus: 2k links → 8B/k, HammingMesh, SC22);
 //  - a family bound where traffic crosses a narrower set of links than the bisection:
-//    HammingMesh (a+b)·B/(a·b) (DOMAIN.md §5: a board's 2(a+b) off-board links, and most
+//    HammingMesh (a+b)·B/(a·b) (HammingMesh, SC22: a board's 2(a+b) off-board links, and most
 //    traffic crosses two trees, so each byte leaves a board twice); tapered fat trees the leaf
 //    up-links, u/d · injection · (N-1)/(N-d); Dragonfly the m links between two groups (each
 //    pair of groups exchanges (a·p)²·r/(N-1) a direction): m·B·planes·(N-1)/(a·p)².

@@ -5,9 +5,9 @@
 
 namespace clab::cluster {
 
-// Job placement on a HammingMesh board grid (DOMAIN.md §5: jobs take whole boards in near-square
-// blocks). A block is a contiguous h×w rectangle of healthy, free boards. (The paper may also
-// combine non-adjacent rows and columns, which a Hamming graph allows; we do not, so our
+// Job placement on a HammingMesh board grid (HammingMesh, SC22: jobs take whole boards in
+// near-square blocks). A block is a contiguous h×w rectangle of healthy, free boards. (The paper
+// may also combine non-adjacent rows and columns, which a Hamming graph allows; we do not, so our
 // utilisations are lower bounds of what that could reach.)
 
 struct Block

@@ -10,7 +10,7 @@ namespace clab::cluster {
 
 // A scale-out network as a graph of accelerators and switches joined by typed links. Switched
 // networks (fat trees, Dragonfly, HyperX) are built as one plane and counted `planes` times, as
-// the HammingMesh paper's baselines are "4 planes of 400 Gb/s" (DOMAIN.md §5): the planes are
+// the HammingMesh paper's baselines are "4 planes of 400 Gb/s" (HammingMesh, SC22): the planes are
 // identical, so one copy gives the diameter and the per-plane cut, and counts scale.
 
 enum class NodeKind : std::uint8_t { Accelerator, Switch };
@@ -47,7 +47,7 @@ struct Topology
     int accelerators = 0;
     int planes = 1;              // identical copies of `graph` (switched networks: 4)
     int portsPerAccelerator = 4; // network ports over all planes; injection = ports × linkGBps
-    double linkGBps = 50;        // per direction: 400 Gb/s (DOMAIN.md §5)
+    double linkGBps = 50;        // per direction: 400 Gb/s (HammingMesh, SC22)
 
     // The natural halves for the bisection: side[i] of accelerator i (0 or 1). Generators pick
     // the split that cuts least (e.g. across a torus's longest dimension).
@@ -72,8 +72,8 @@ Vertex addSwitch(Graph &g, int radix);
 void addLink(Graph &g, Vertex a, Vertex b, LinkKind kind);
 Graph acceleratorsOnly(int count); // a graph holding `count` accelerator vertices
 
-// A tree joining `ports` endpoint ports by the rule of DOMAIN.md §5: at most `radix` ports is one
-// switch; more is two levels, ⌈p/(R/2)⌉ edge switches (R/2 down, R/2 up) and ⌈E·(R/2)/R⌉ core
+// A tree joining `ports` endpoint ports by the HammingMesh paper's rule: at most `radix` ports is
+// one switch; more is two levels, ⌈p/(R/2)⌉ edge switches (R/2 down, R/2 up) and ⌈E·(R/2)/R⌉ core
 // switches taking the up-links round robin. endpoints[i] is the accelerator behind port i (one
 // accelerator may appear twice). Links to accelerators are `down`, switch-switch links `up`.
 // Returns the number of switch levels (1 or 2); more than two levels is an InputError naming

@@ -8,7 +8,7 @@
 
 namespace clab::design {
 
-// The composed-system document (a .clab file). The format is described in docs/design-format.md.
+// The composed-system document (a .clab file). The format is described in model/design/FORMAT.md.
 // Items refer to catalog parts by id and to each other by their own ids; nothing here is computed.
 
 inline constexpr int kFormatVersion = 1;
@@ -82,7 +82,7 @@ struct Cluster
     std::string topology = "fattree";
     bool operator==(const Cluster &) const = default;
 };
-// 16,384 GPUs at 8 a node, the largest scale the HammingMesh paper studies (DOMAIN.md §5). The
+// 16,384 GPUs at 8 a node, the largest scale the HammingMesh paper studies. The
 // model builds the network after every edit, a few milliseconds at this size.
 inline constexpr int kMaxClusterNodes = 2048;
 

@@ -1,4 +1,4 @@
-// Reading and writing .clab design files (format: docs/design-format.md).
+// Reading and writing .clab design files (format: model/design/FORMAT.md).
 #include "design/design.h"
 
 #include "catalog/catalog.h"

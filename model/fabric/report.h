@@ -7,7 +7,7 @@
 
 namespace clab::fabric {
 
-// The analysis as `composelab analyze --json` prints it (schema in docs/cli.md).
+// The analysis as `composelab analyze --json` prints it (its fields: README.md, `analyze --json`).
 OrderedJson analysisToJson(const Analysis &analysis);
 
 // The analysis as readable tables, for `composelab analyze` without --json.

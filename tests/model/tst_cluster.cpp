@@ -1,5 +1,6 @@
 // Scale-out topologies (model/cluster): hand-counted structure of every generator, max-flow
-// against closed-form bisection, DOMAIN.md §5's reference sizes and formulas, and placement.
+// against closed-form bisection, the HammingMesh paper's reference sizes and formulas, and
+// placement.
 #include "cluster/allreduce.h"
 #include "cluster/cost.h"
 #include "cluster/generators.h"
@@ -208,8 +209,8 @@ void TestCluster::referenceSizes_data()
     QTest::addColumn<int>("copper");
     QTest::addColumn<int>("optical");
     QTest::addColumn<double>("bisectionLinks");
-    // DOMAIN.md §5 with radix 64. Hx2 16×16: 32 row + 32 column trees of 32 ports, one switch
-    // each; 256 boards × 4 board links.
+    // The HammingMesh paper's rule with radix 64. Hx2 16×16: 32 row + 32 column trees of 32 ports,
+    // one switch each; 256 boards × 4 board links.
     QTest::newRow("Hx2 16x16") << 2 << 16 << 1024 << 64 << 1024 << 2048 << 0 << 512.0;
     // Hx2 64×64: 256 trees of 128 ports: 4 edge + ⌈4·32/64⌉ = 2 core switches each.
     QTest::newRow("Hx2 64x64") << 2 << 64 << 16384 << 1536 << 16384 << 32768 << 32768 << 8192.0;
@@ -242,7 +243,7 @@ void TestCluster::globalBandwidthFractions_data()
     QTest::addColumn<Build>("build");
     QTest::addColumn<double>("fraction");
     QTest::addColumn<QString>("limit");
-    // DOMAIN.md §5: (a+b)·B/(a·b) of 4B injection: Hx2 25 %, Hx4 12.5 %.
+    // HammingMesh, SC22: (a+b)·B/(a·b) of 4B injection: Hx2 25 %, Hx4 12.5 %.
     QTest::newRow("Hx2 16x16") << Build([] {
         return hammingMesh({2, 2, 16, 16, 64});
     }) << 0.25 << QStringLiteral("off-board links");

@@ -1,5 +1,5 @@
 // The Cluster view's numbers (model/cluster/comparison, topologyspec): the reference families
-// at DOMAIN.md §5's two scales, the chart series built from reports, and topology specs.
+// at the HammingMesh paper's two scales, the chart series built from reports, and topology specs.
 #include "cluster/comparison.h"
 #include "cluster/generators.h"
 #include "util/inputerror.h"
@@ -83,7 +83,7 @@ void TestClusterCharts::allreduceSeries()
     QVERIFY(c.x.log && c.y.log);
     QCOMPARE(c.x.label, std::string("message size (bytes)"));
     // 1 MiB on a 4×4 torus: the torus algorithm, 12 steps of 80 ns and 3/4 of S over 50 GB/s,
-    // beats two rings' 30 steps and 15/16 of S/2 (DOMAIN.md §5).
+    // beats two rings' 30 steps and 15/16 of S/2 (HammingMesh, SC22).
     const double S = 1 << 20;
     const double torusT = 4 * 3 * 80e-9 + 0.75 * S / 50e9;
     const double ringsT = 2 * 15 * 80e-9 + 15.0 / 16 * (S / 2) / 50e9;

@@ -170,7 +170,8 @@ private Q_SLOTS:
             QVERIFY2(throughput("pooled", 2, 8, bench) >= throughput("pooled", 1, 8, bench), bench);
         }
         // Published: ResNet-50 on GPUs pooled in an external PCIe box ran at 1.003x a local
-        // server (DOMAIN.md); the model keeps pooled within 10 % of local for it.
+        // server (the composable-system study's measurement); the model keeps pooled within 10 % of
+        // local for it.
         const double ratio
             = throughput("pooled", 2, 4, "resnet50") / throughput("local", 1, 4, "resnet50");
         QVERIFY2(ratio > 0.9 && ratio < 1.02, std::to_string(ratio).c_str());

@@ -23,7 +23,7 @@ using views::ClusterView;
 
 namespace {
 
-// The published bounds the model uses (DOMAIN.md §5, α = 80 ns, B = 50 GB/s a link):
+// The published bounds the model uses (HammingMesh, SC22, α = 80 ns, B = 50 GB/s a link):
 // two rings T = 2(N−1)α + ((N−1)/N)(S/2)/B; torus algorithm T = 4(k−1)α + ((k−1)/k)S/B.
 constexpr double kAlpha = 80e-9, kLink = 50e9;
 double twoRingsGBps(double bytes, double n)

@@ -27,8 +27,8 @@ struct NodeLook
     bool operator==(const NodeLook &) const = default;
 };
 
-// A host, chassis, switch or device on the canvas. It holds only the item's id and what to show
-// (STYLE.md §3); the scene rebuilds the look from the document after every change.
+// A host, chassis, switch or device on the canvas. It holds only the item's id and what to show;
+// the scene rebuilds the look from the document after every change.
 class NodeItem : public QGraphicsItem
 {
 public:

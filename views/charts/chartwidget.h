@@ -6,8 +6,8 @@
 
 namespace clab::views {
 
-// Draws one charts::ChartData and nothing else: every number comes from model/charts
-// (STYLE.md §11). Bars for category charts (side by side, or stacked), points and lines for x/y
+// Draws one charts::ChartData and nothing else: every number comes from model/charts.
+// Bars for category charts (side by side, or stacked), points and lines for x/y
 // charts, a colour map with a colour scale for heat maps. Okabe-Ito colours on a light background
 // so that the charts read for colour-blind readers and in print.
 class ChartWidget : public QCustomPlot

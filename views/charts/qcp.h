@@ -1,7 +1,7 @@
 #pragma once
 
 // qcustomplot.h uses Qt's `signals`, `slots`, `emit` and `foreach` keywords, which QT_NO_KEYWORDS
-// (STYLE.md §8) turns off; include it only through this header, which lends it the keywords and
+// turns off; include it only through this header, which lends it the keywords and
 // takes them back afterwards so that our own code still cannot use them.
 #include <QtGlobal>
 #include <QObject>

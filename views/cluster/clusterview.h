@@ -27,10 +27,11 @@ namespace clab::views {
 class ChartWidget;
 
 // The Cluster view: a scale-out topology chosen by kind and parameters, its metrics beside the
-// other families' at a comparable size (DOMAIN.md §5's ~1k or ~16k), and two charts: all-reduce
-// bandwidth against message size, and cost against all-reduce bandwidth. Every number comes from
-// model/cluster; the networks are built and measured on a worker thread (a 16k comparison takes
-// about a second), and `updated` says when the table and charts show the fields' topology.
+// other families' at a comparable size (the HammingMesh paper's ~1k or ~16k), and two charts:
+// all-reduce bandwidth against message size, and cost against all-reduce bandwidth. Every number
+// comes from model/cluster; the networks are built and measured on a worker thread (a 16k
+// comparison takes about a second), and `updated` says when the table and charts show the fields'
+// topology.
 class ClusterView : public QWidget
 {
     Q_OBJECT

@@ -11,7 +11,7 @@ namespace clab::views {
 // One row of the Inspector's form, as a value: what it shows and what a commit does. The
 // Inspector compares the rows it shows with the rows of the next refresh; when they have the same
 // shape (labels, editor kinds, names, choices) it only sets the values, so no editor dies while
-// one of its own signals runs (STYLE.md §15).
+// one of its own signals runs.
 struct InspectorRow
 {
     enum class Editor { Text, Heading, Line, Combo, Spin };
