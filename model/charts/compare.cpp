@@ -163,11 +163,11 @@ ChartData compareChart(const std::vector<RunPoint> &runs)
     if (!cut.empty())
         c.notes.push_back(cut);
     if (!leftOut.empty()) {
-        std::string names;
+        std::string omitted;
         for (const std::string &n : leftOut)
-            names += (names.empty() ? "" : ", ") + n;
-        c.notes.push_back("more than " + std::to_string(kMaxCategories) + " bars: left out " + names
-                          + "; chart them with --benchmark");
+            omitted += (omitted.empty() ? "" : ", ") + n;
+        c.notes.push_back("more than " + std::to_string(kMaxCategories) + " bars: left out "
+                          + omitted + "; chart them with --benchmark");
     }
     return c;
 }
