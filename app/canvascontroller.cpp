@@ -23,6 +23,7 @@
 #include "views/canvas/canvasview.h"
 #include "views/inspector/inspectorwidget.h"
 #include "views/palette/palettewidget.h"
+#include "views/common/qtext.h"
 
 #include <QAction>
 #include <QApplication>
@@ -38,14 +39,11 @@
 
 namespace clab {
 
+using views::toQString;
+
 namespace {
 
 const char *kDesignMime = "application/x-composelab-design";
-
-QString q(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 void placeAt(design::Design &d, const std::map<std::string, design::Position> &positions)
 {
@@ -137,7 +135,7 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
     connect(inspector, &views::InspectorWidget::systemRenameRequested, this,
             [stack, this](const std::string &from, const std::string &to) {
                 if (m_document->design().system(to)) {
-                    Q_EMIT message(tr("There is already a system named %1.").arg(q(to)));
+                    Q_EMIT message(tr("There is already a system named %1.").arg(toQString(to)));
                     return;
                 }
                 stack->push(new commands::RenameSystemCommand(m_document, from, to));
@@ -187,7 +185,7 @@ std::string CanvasController::addPart(const QString &modelText, QPointF pos,
         if (slot < 0 || slot >= int(taken.size()) || taken[std::size_t(slot)]) {
             const auto free = std::find(taken.begin(), taken.end(), false);
             if (free == taken.end()) {
-                Q_EMIT message(tr("%1 has no free slot.").arg(q(chassis->id)));
+                Q_EMIT message(tr("%1 has no free slot.").arg(toQString(chassis->id)));
                 return {};
             }
             slot = int(free - taken.begin());
@@ -228,9 +226,9 @@ std::string CanvasController::addPart(const QString &modelText, QPointF pos,
         return {};
 
     QUndoStack *stack = m_document->undoStack();
-    const QString name = q(catalog.entry(model)->name);
+    const QString name = toQString(catalog.entry(model)->name);
     if (device && host) {
-        stack->beginMacro(tr("Add %1 to %2").arg(name, q(host->id)));
+        stack->beginMacro(tr("Add %1 to %2").arg(name, toQString(host->id)));
         stack->push(new commands::AddItemsCommand(m_document, fragment, tr("Add %1").arg(name)));
         stack->push(new commands::ComposeCommand(m_document, id, host->id));
         stack->endMacro();
@@ -247,7 +245,8 @@ void CanvasController::link(const std::string &from, const std::string &to)
     const design::LinkChoice choice
         = design::chooseLink(index, catalog::Catalog::builtin(), from, to);
     if (!choice.ok()) {
-        Q_EMIT message(tr("Cannot link %1 to %2: %3").arg(q(from), q(to), q(choice.error)));
+        Q_EMIT message(tr("Cannot link %1 to %2: %3")
+                           .arg(toQString(from), toQString(to), toQString(choice.error)));
         return;
     }
     const design::Link link{from, to, choice.kind, choice.count};
@@ -270,7 +269,7 @@ bool CanvasController::fitsLimitsAfter(const std::function<void(design::Design &
     const std::string problem = design::limitProblem(next);
     if (problem.empty())
         return true;
-    Q_EMIT message(tr("Not done: %1.").arg(q(problem)));
+    Q_EMIT message(tr("Not done: %1.").arg(toQString(problem)));
     return false;
 }
 
@@ -311,7 +310,7 @@ void CanvasController::copySelection()
     const std::string text = design::writeDesign(design::copyItems(m_document->design(), ids));
     auto *mime = new QMimeData;
     mime->setData(QLatin1String(kDesignMime), QByteArray::fromStdString(text));
-    mime->setText(q(text));
+    mime->setText(toQString(text));
     QApplication::clipboard()->setMimeData(mime);
     Q_EMIT message(tr("Copied %n item(s).", nullptr, int(ids.size())));
 }
@@ -328,7 +327,7 @@ void CanvasController::paste()
     try {
         fragment = design::readDesign(data.toStdString(), tr("the clipboard").toStdString());
     } catch (const InputError &e) {
-        Q_EMIT message(tr("Nothing to paste: %1").arg(q(e.what())));
+        Q_EMIT message(tr("Nothing to paste: %1").arg(toQString(e.what())));
         return;
     }
     fragment = design::prepareForPaste(m_document->design(), std::move(fragment), 40, 40);
@@ -413,7 +412,7 @@ void CanvasController::addEditActions(QMenu *edit)
         QString host;
         for (const std::string &id : m_scene->selectedIds())
             if (m_document->design().host(id))
-                host = q(id);
+                host = toQString(id);
         bool ok = false;
         const QString name = QInputDialog::getText(
             m_view, tr("Group into a composed system"), tr("System name:"), QLineEdit::Normal,

@@ -4,6 +4,7 @@
 #include "design/autolayout.h"
 #include "design/designindex.h"
 #include "design/linking.h"
+#include "views/common/qtext.h"
 
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneMouseEvent>
@@ -26,11 +27,6 @@ const catalog::Catalog &catalogNow()
 } // namespace
 
 namespace {
-
-QString text(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 QString iconFor(const catalog::Catalog &c, const std::string &model, NodeKind kind)
 {
@@ -65,8 +61,8 @@ QString modelName(const catalog::Catalog &c, const std::string &model, bool brie
 {
     const catalog::Entry *e = c.entry(model);
     if (!e)
-        return QObject::tr("%1 (not in the catalog)").arg(text(model));
-    return text(brief ? e->id : e->name);
+        return QObject::tr("%1 (not in the catalog)").arg(toQString(model));
+    return toQString(brief ? e->id : e->name);
 }
 
 QColor linkColour(const catalog::LinkKind *kind)
@@ -184,7 +180,7 @@ void CanvasScene::syncNodes(const std::vector<design::Finding> &findings)
             if (!m.isEmpty())
                 m += QLatin1Char('\n');
             m += (f.severity == Severity::Error ? tr("Error: ") : tr("Warning: "))
-                 + text(f.message);
+                 + toQString(f.message);
         }
     }
     std::map<std::string, std::pair<int, std::string>> systemOf; // item -> system index, name
@@ -207,7 +203,7 @@ void CanvasScene::syncNodes(const std::vector<design::Finding> &findings)
               const auto sys = systemOf.find(id);
               if (sys != systemOf.end()) {
                   look.accent = systemColour(sys->second.first);
-                  look.system = text(sys->second.second);
+                  look.system = toQString(sys->second.second);
               }
               NodeItem *item = node(id);
               if (!item || item->kind() != kind || kept.count(id)) {
@@ -224,7 +220,7 @@ void CanvasScene::syncNodes(const std::vector<design::Finding> &findings)
           };
 
     for (const design::Host &h : m_design.hosts) {
-        NodeLook look = makeLook(text(h.name.empty() ? h.id : h.name),
+        NodeLook look = makeLook(toQString(h.name.empty() ? h.id : h.name),
                                  modelName(catalogNow(), h.model, false),
                                  iconFor(catalogNow(), h.model, NodeKind::Host));
         const catalog::Host *spec = catalogNow().host(h.model);
@@ -234,7 +230,7 @@ void CanvasScene::syncNodes(const std::vector<design::Finding> &findings)
                nullptr);
     }
     for (const design::Chassis &c : m_design.chassis) {
-        NodeLook look = makeLook(text(c.name.empty() ? c.id : c.name),
+        NodeLook look = makeLook(toQString(c.name.empty() ? c.id : c.name),
                                  modelName(catalogNow(), c.model, false),
                                  iconFor(catalogNow(), c.model, NodeKind::Chassis));
         const catalog::Chassis *spec = catalogNow().chassis(c.model);
@@ -245,16 +241,16 @@ void CanvasScene::syncNodes(const std::vector<design::Finding> &findings)
         upsert(NodeKind::Chassis, c.id, look, {box.width, box.height}, nullptr);
     }
     for (const design::Switch &s : m_design.switches) {
-        NodeLook look = makeLook(text(s.name.empty() ? s.id : s.name),
+        NodeLook look = makeLook(toQString(s.name.empty() ? s.id : s.name),
                                  modelName(catalogNow(), s.model, false),
                                  iconFor(catalogNow(), s.model, NodeKind::Switch));
         upsert(NodeKind::Switch, s.id, look, {design::kSwitchBox.width, design::kSwitchBox.height},
                nullptr);
     }
     for (const design::Device &d : m_design.devices) {
-        NodeLook look
-            = makeLook(text(d.name.empty() ? d.id : d.name), modelName(catalogNow(), d.model, true),
-                       iconFor(catalogNow(), d.model, NodeKind::Device));
+        NodeLook look = makeLook(toQString(d.name.empty() ? d.id : d.name),
+                                 modelName(catalogNow(), d.model, true),
+                                 iconFor(catalogNow(), d.model, NodeKind::Device));
         NodeItem *parent = d.chassis.empty()       ? nullptr
                            : kept.count(d.chassis) ? kept[d.chassis]
                                                    : nullptr;
@@ -312,12 +308,13 @@ void CanvasScene::syncLinks()
     for (std::size_t i = 0; i < n; ++i) {
         const design::Link &l = m_design.links[i];
         const catalog::LinkKind *kind = catalogNow().link(l.kind);
-        const QString label
-            = l.count > 1 ? QStringLiteral("%1 ×%2").arg(text(l.kind)).arg(l.count) : text(l.kind);
+        const QString label = l.count > 1
+                                  ? QStringLiteral("%1 ×%2").arg(toQString(l.kind)).arg(l.count)
+                                  : toQString(l.kind);
         const double gbps = kind ? kind->achievedGBps(l.count) : 0;
         const double width = std::clamp(1.0 + std::log2(std::max(1.0, gbps)) / 2.5, 1.0, 4.5);
         const QString tip = tr("%1 → %2\n%3, %4 GB/s per direction (achieved)")
-                                .arg(text(l.from), text(l.to), label)
+                                .arg(toQString(l.from), toQString(l.to), label)
                                 .arg(gbps, 0, 'f', 1);
         m_links[i]->setLook(label, linkColour(kind), width, false, tip);
     }
@@ -338,9 +335,9 @@ void CanvasScene::syncLinks()
             QColor c = systemColour(int(s));
             c.setAlphaF(0.6);
             line->setLook({}, c, 1.3, true,
-                          tr("%1 is composed to %2").arg(text(d), text(system.name)));
-            line->setData(0, text(system.host));
-            line->setData(1, text(d));
+                          tr("%1 is composed to %2").arg(toQString(d), toQString(system.name)));
+            line->setData(0, toQString(system.host));
+            line->setData(1, toQString(d));
             addItem(line);
             m_assignments.push_back(line);
         }
@@ -353,7 +350,7 @@ QPointF CanvasScene::anchorOf(const std::string &endpoint) const
     NodeItem *item = node(e.item);
     if (!item)
         return {};
-    return item->mapToScene(item->portAnchor(text(e.port)));
+    return item->mapToScene(item->portAnchor(toQString(e.port)));
 }
 
 void CanvasScene::updateLinkGeometry()

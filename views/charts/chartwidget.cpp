@@ -1,4 +1,5 @@
 #include "views/charts/chartwidget.h"
+#include "views/common/qtext.h"
 
 #include <QMouseEvent>
 #include <QResizeEvent>
@@ -58,11 +59,6 @@ protected:
 } // namespace
 
 namespace {
-
-QString text(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 const QColor measuredColor(0x00, 0x72, 0xB2);  // Okabe-Ito blue
 const QColor predictedColor(0xE6, 0x9F, 0x00); // Okabe-Ito orange
@@ -137,8 +133,8 @@ void ChartWidget::fitTitle(int width)
     // The title sits above the plot only; a legend beside the plot takes its own column.
     if (m_legendColumn && width >= kNarrowWidth)
         width -= legend->minimumOuterSizeHint().width();
-    m_title->setText(
-        wrapped(text(m_chart.title), QFontMetrics(m_title->font()), std::max(100, width - 24)));
+    m_title->setText(wrapped(toQString(m_chart.title), QFontMetrics(m_title->font()),
+                             std::max(100, width - 24)));
 }
 
 ChartWidget::ChartWidget(QWidget *parent)
@@ -156,11 +152,11 @@ ChartWidget::ChartWidget(QWidget *parent)
             QToolTip::hideText();
             return;
         }
-        QString tip = text(m_chart.categories[std::size_t(i)]);
+        QString tip = toQString(m_chart.categories[std::size_t(i)]);
         for (const charts::Series &s : m_chart.series)
             if (std::size_t(i) < s.values.size() && std::isfinite(s.values[std::size_t(i)]))
                 tip += QStringLiteral("\n%1: %2")
-                           .arg(text(s.name))
+                           .arg(toQString(s.name))
                            .arg(s.values[std::size_t(i)], 0, 'g', 4);
         QToolTip::showText(event->globalPosition().toPoint(), tip, this);
     });
@@ -245,8 +241,8 @@ void ChartWidget::setChart(const charts::ChartData &chart)
     }
     legend->setFont(textFont(m_basePoints));
     fitTitle(width());
-    xAxis->setLabel(text(chart.x.label));
-    yAxis->setLabel(text(chart.y.label));
+    xAxis->setLabel(toQString(chart.x.label));
+    yAxis->setLabel(toQString(chart.y.label));
     if (chart.kind == charts::ChartKind::Heatmap)
         drawHeatmap();
     else if (!chart.boxes.empty())
@@ -267,14 +263,14 @@ void ChartWidget::useCategoryTicks(QCPAxis *axis, const std::vector<std::string>
     const QFontMetrics font(axis->tickLabelFont());
     int widestLine = 0;
     for (const std::string &l : labels)
-        for (const QString &line : text(l).split(QLatin1String(" / ")))
+        for (const QString &line : toQString(l).split(QLatin1String(" / ")))
             widestLine = std::max(widestLine, font.horizontalAdvance(line));
     const double share
         = double(QWidget::width() - 150) / double(std::max<std::size_t>(1, labels.size()));
     const bool many
         = labels.size() > 6 || (axis->orientation() == Qt::Horizontal && widestLine > 0.9 * share);
     for (std::size_t i = 0; i < labels.size(); ++i) {
-        QString label = text(labels[i]);
+        QString label = toQString(labels[i]);
         if (!many)
             label.replace(QLatin1String(" / "), QLatin1String("\n"));
         else // the full text is in the tooltip (and the CSV); the middle goes, the ends stay
@@ -290,7 +286,8 @@ void ChartWidget::useCategoryTicks(QCPAxis *axis, const std::vector<std::string>
         const QFontMetrics metrics(axis->tickLabelFont());
         int widest = 0;
         for (const std::string &l : labels)
-            widest = std::max(widest, std::min(kMaxLabelWidth, metrics.horizontalAdvance(text(l))));
+            widest = std::max(widest,
+                              std::min(kMaxLabelWidth, metrics.horizontalAdvance(toQString(l))));
         QMargins margins = axisRect()->minimumMargins();
         margins.setLeft(std::max(margins.left(), int(widest * 0.77)));
         axisRect()->setMinimumMargins(margins);
@@ -337,8 +334,8 @@ void ChartWidget::drawBars()
     QCPAxis *keyAxis = flat ? yAxis : xAxis;
     QCPAxis *valueAxis = flat ? xAxis : yAxis;
     if (flat) {
-        xAxis->setLabel(text(m_chart.y.label));
-        yAxis->setLabel(text(m_chart.x.label));
+        xAxis->setLabel(toQString(m_chart.y.label));
+        yAxis->setLabel(toQString(m_chart.x.label));
     }
     QCPBarsGroup *group = m_chart.stacked ? nullptr : new QCPBarsGroup(this);
     const double width = m_chart.stacked ? 0.6 : 0.8 / std::max(1, n);
@@ -346,7 +343,7 @@ void ChartWidget::drawBars()
     std::vector<double> stackTop(m_chart.categories.size(), 0.0);
     for (int i = 0; i < n; ++i) {
         auto *bars = new QCPBars(keyAxis, valueAxis);
-        bars->setName(text(series[i].name));
+        bars->setName(toQString(series[i].name));
         bars->setWidth(width);
         const QColor c = seriesColor(series[i], i, byKind);
         bars->setPen(QPen(c.darker(130)));
@@ -379,7 +376,7 @@ void ChartWidget::drawBars()
         label->setPositionAlignment(flat ? (Qt::AlignLeft | Qt::AlignVCenter)
                                          : (Qt::AlignHCenter | Qt::AlignBottom));
         label->setPadding(flat ? QMargins(3, 0, 0, 0) : QMargins(0, 0, 0, 3));
-        label->setText(text(a.text));
+        label->setText(toQString(a.text));
         label->setFont(textFont(flat ? 8 : 9));
     }
     useCategoryTicks(keyAxis, m_chart.categories);
@@ -465,11 +462,12 @@ void ChartWidget::drawLines()
     for (const charts::Series &s : series) {
         QCPGraph *g = addGraph();
         // The legend gets the name with its middle cut when long; the CSV keeps it whole.
-        g->setName(QFontMetrics(legend->font())
-                       .elidedText(text(s.name), Qt::ElideMiddle, outside ? 260 : kMaxLabelWidth));
-        if (named.contains(text(s.name)))
+        g->setName(
+            QFontMetrics(legend->font())
+                .elidedText(toQString(s.name), Qt::ElideMiddle, outside ? 260 : kMaxLabelWidth));
+        if (named.contains(toQString(s.name)))
             g->removeFromLegend();
-        named.insert(text(s.name));
+        named.insert(toQString(s.name));
         QVector<double> keys, values;
         keys.reserve(qsizetype(s.x.size()));
         values.reserve(qsizetype(s.values.size()));
@@ -607,7 +605,7 @@ void ChartWidget::drawHeatmap()
     if (rows == 0 || cols == 0)
         return;
     m_colorMap = new QCPColorMap(xAxis, yAxis);
-    m_colorMap->setName(text(m.valueLabel));
+    m_colorMap->setName(toQString(m.valueLabel));
     m_colorMap->data()->setSize(cols, rows);
     m_colorMap->data()->setRange(QCPRange(0, std::max(cols - 1, 1)),
                                  QCPRange(0, std::max(rows - 1, 1)));
@@ -622,7 +620,7 @@ void ChartWidget::drawHeatmap()
     m_colorScale = new QCPColorScale(this);
     plotLayout()->addElement(1, 1, m_colorScale);
     m_colorScale->setType(QCPAxis::atRight);
-    m_colorScale->axis()->setLabel(text(m.valueLabel));
+    m_colorScale->axis()->setLabel(toQString(m.valueLabel));
     m_colorMap->setColorScale(m_colorScale);
     // The scale owns gradient and range once the map is tied to it; the range comes from the
     // finite cells only (the diagonal is left empty), from 0 so that brightness is bandwidth.

@@ -8,6 +8,7 @@
 #include "views/charts/chartexport.h"
 #include "views/charts/chartwidget.h"
 #include "views/cluster/metricstable.h"
+#include "views/common/qtext.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -66,11 +67,6 @@ QSpinBox *spin(int minimum, int maximum, int value)
     return s;
 }
 
-QString q(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
 } // namespace
 
 ClusterView::ClusterView(QWidget *parent)
@@ -92,14 +88,14 @@ ClusterView::ClusterView(QWidget *parent)
     const auto &p = m_priceTable;
     m_prices->setText(tr("Prices (%1, resources/prices/prices.json, assumptions): switch port %2, "
                          "copper cable %3, optical cable %4, board link %5.")
-                          .arg(q(p.currency))
+                          .arg(toQString(p.currency))
                           .arg(p.switchPort.usd)
                           .arg(p.copperCable.usd)
                           .arg(p.opticalCable.usd)
                           .arg(p.boardLink.usd));
-    m_prices->setToolTip(
-        q("switch port: " + p.switchPort.source + "\ncopper cable: " + p.copperCable.source
-          + "\noptical cable: " + p.opticalCable.source + "\nboard link: " + p.boardLink.source));
+    m_prices->setToolTip(toQString(
+        "switch port: " + p.switchPort.source + "\ncopper cable: " + p.copperCable.source
+        + "\noptical cable: " + p.opticalCable.source + "\nboard link: " + p.boardLink.source));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
 
@@ -150,7 +146,7 @@ void ClusterView::buildForm()
 {
     for (const auto &[kind, label] : kKinds)
         m_kind->addItem(tr(label), QString::fromLatin1(kind));
-    // Defaults: DOMAIN.md §5's ~1k sizes (the generators' own defaults).
+    // Defaults: the HammingMesh paper's ~1k sizes (the generators' own defaults).
     const cluster::TopologySpec d;
     m_endpoints = spin(1, 4'000'000, d.endpoints);
     m_fatRadix = spin(1, 1024, d.radix);
@@ -165,9 +161,9 @@ void ClusterView::buildForm()
     m_h = spin(1, 1024, d.h);
     m_groups = spin(0, 1'000'000, d.groups);
     m_groups->setSpecialValueText(tr("largest (a·h+1)"));
-    m_dims = new QLineEdit(q(d.dims));
-    m_board = new QLineEdit(q(d.board));
-    m_grid = new QLineEdit(q(d.grid));
+    m_dims = new QLineEdit(toQString(d.dims));
+    m_board = new QLineEdit(toQString(d.board));
+    m_grid = new QLineEdit(toQString(d.grid));
     m_meshRadix = spin(1, 1024, d.radix);
 
     auto page = [this](std::initializer_list<std::pair<QString, QWidget *>> rows) {
@@ -230,7 +226,7 @@ cluster::TopologySpec ClusterView::spec() const
 void ClusterView::setSpec(const cluster::TopologySpec &s)
 {
     m_filling = true;
-    m_kind->setCurrentIndex(std::max(0, m_kind->findData(q(s.kind))));
+    m_kind->setCurrentIndex(std::max(0, m_kind->findData(toQString(s.kind))));
     m_endpoints->setValue(s.endpoints);
     m_taper->setValue(s.taper);
     m_levels->setValue(s.levels);
@@ -240,9 +236,9 @@ void ClusterView::setSpec(const cluster::TopologySpec &s)
     m_a->setValue(s.a);
     m_h->setValue(s.h);
     m_groups->setValue(s.groups);
-    m_dims->setText(q(s.dims));
-    m_board->setText(q(s.board));
-    m_grid->setText(q(s.grid));
+    m_dims->setText(toQString(s.dims));
+    m_board->setText(toQString(s.board));
+    m_grid->setText(toQString(s.grid));
     for (QSpinBox *r : {m_fatRadix, m_railRadix, m_meshRadix})
         r->setValue(s.radix);
     m_filling = false;
@@ -263,12 +259,13 @@ bool ClusterView::showDesignCluster(const design::Design &design, const fabric::
             setSpec(cluster::clusterTopologySpec(c.topology, c.nodes, int(s.gpus.size())));
             return true;
         } catch (const InputError &e) {
-            m_message->setText(tr("The design's cluster cannot be shown: %1").arg(q(e.what())));
+            m_message->setText(
+                tr("The design's cluster cannot be shown: %1").arg(toQString(e.what())));
             return false;
         }
     }
     m_message->setText(tr("The design's cluster joins system \"%1\", which is not in the design.")
-                           .arg(q(c.system)));
+                           .arg(toQString(c.system)));
     return false;
 }
 
@@ -299,7 +296,7 @@ void ClusterView::recompute()
     try {
         n = cluster::acceleratorCount(s);
     } catch (const InputError &e) {
-        early.error = q(e.what());
+        early.error = toQString(e.what());
     }
     if (early.error.isEmpty() && n > kMaxAccelerators)
         early.error = tr("%1 accelerators: this view draws networks of up to %2 (the HammingMesh "
@@ -327,13 +324,13 @@ void ClusterView::recompute()
                 "this: " + cluster::shortLabel(s),
                 cluster::reportOf(cluster::buildTopology(s), prices, cluster::chartMessageSizes())};
         } catch (const std::exception &e) {
-            r.error = q(e.what());
+            r.error = toQString(e.what());
         }
         try {
             if (needReferences)
                 r.references = cluster::referenceReports(scale, prices);
         } catch (const std::exception &e) {
-            r.error = q(e.what());
+            r.error = toQString(e.what());
         }
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self, r] {
             if (self) {
@@ -356,7 +353,7 @@ void ClusterView::apply(const Result &r)
         m_message->setText(
             tr("<span style='color:#b00020'>%1</span>").arg(r.error.toHtmlEscaped()));
     else if (m_selected)
-        m_message->setText(q(m_selected->report.description));
+        m_message->setText(toQString(m_selected->report.description));
     showCurrent();
     Q_EMIT updated();
 }
@@ -422,7 +419,7 @@ bool ClusterView::exportTo(const QString &path, int dpi, QString *error)
         return true;
     } catch (const std::exception &e) {
         if (error)
-            *error = q(e.what());
+            *error = toQString(e.what());
         return false;
     }
 }

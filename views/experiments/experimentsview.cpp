@@ -5,6 +5,7 @@
 
 #include "store/runquery.h"
 #include "store/sqlite.h"
+#include "views/common/qtext.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -29,15 +30,6 @@
 #include <algorithm>
 
 namespace clab::views {
-
-namespace {
-
-QString q(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
-} // namespace
 
 ExperimentsView::ExperimentsView(QWidget *parent)
     : QWidget(parent)
@@ -214,7 +206,7 @@ void ExperimentsView::reload()
         if (query) {
             try {
                 for (const std::string &b : query->benchmarks())
-                    m_benchmark->addItem(q(b), q(b));
+                    m_benchmark->addItem(toQString(b), toQString(b));
             } catch (const store::StoreError &e) {
                 showError(QString::fromStdString(e.what()));
                 query.reset();
@@ -328,14 +320,14 @@ void ExperimentsView::showProvenance(std::int64_t id)
         return;
     }
     QStringList lines;
-    lines << tr("Source file: %1").arg(q(p->sourcePath))
-          << tr("Place: %1").arg(p->place.empty() ? tr("(not recorded)") : q(p->place))
-          << tr("SHA-256: %1").arg(q(p->sha256))
-          << tr("Imported: %1 (as %2)").arg(q(p->importedAt), q(p->kind));
+    lines << tr("Source file: %1").arg(toQString(p->sourcePath))
+          << tr("Place: %1").arg(p->place.empty() ? tr("(not recorded)") : toQString(p->place))
+          << tr("SHA-256: %1").arg(toQString(p->sha256))
+          << tr("Imported: %1 (as %2)").arg(toQString(p->importedAt), toQString(p->kind));
     if (!p->tags.empty())
-        lines << tr("Tags: %1").arg(q(p->tags));
+        lines << tr("Tags: %1").arg(toQString(p->tags));
     if (!p->details.empty())
-        lines << tr("Details: %1").arg(q(p->details));
+        lines << tr("Details: %1").arg(toQString(p->details));
     lines << tr("Run id: %1").arg(p->id);
     m_provenance->setPlainText(lines.join(QLatin1Char('\n')));
 }

@@ -1,6 +1,7 @@
 #include "views/experiments/runtablemodel.h"
 
 #include "store/sqlite.h"
+#include "views/common/qtext.h"
 
 #include <algorithm>
 
@@ -12,11 +13,6 @@ namespace {
 // the memory whatever the store's size.
 constexpr int blockSize = 256;
 constexpr std::size_t maxBlocks = 64;
-
-QString q(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 store::RunColumn sortColumn(int column)
 {
@@ -154,27 +150,27 @@ QVariant RunTableModel::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case System:
-        return q(r->system);
+        return toQString(r->system);
     case Benchmark:
-        return q(r->benchmark);
+        return toQString(r->benchmark);
     case Metric:
-        return q(r->metric);
+        return toQString(r->metric);
     case Value:
         // 12 significant digits: a stored 16838.25 shows as such, while binary noise
         // (0.1 + 0.2) does not.
         return QString::number(r->value, 'g', 12);
     case Unit:
-        return q(r->unit);
+        return toQString(r->unit);
     case GlobalBatch:
         return r->globalBatch ? QString::number(*r->globalBatch) : QString();
     case Precision:
-        return q(r->precision);
+        return toQString(r->precision);
     case Framework:
-        return q(r->framework);
+        return toQString(r->framework);
     case RoundDate:
         if (!r->round.empty() && !r->date.empty())
-            return q(r->round) + QStringLiteral(" / ") + q(r->date);
-        return q(r->round.empty() ? r->date : r->round);
+            return toQString(r->round) + QStringLiteral(" / ") + toQString(r->date);
+        return toQString(r->round.empty() ? r->date : r->round);
     case Kind:
         return r->measured ? tr("measured") : tr("predicted");
     default:

@@ -1,6 +1,7 @@
 #include "inspectorwidget.h"
 
 #include "catalog/catalog.h"
+#include "views/common/qtext.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -25,11 +26,6 @@ const catalog::Catalog &catalogNow()
 } // namespace
 
 namespace {
-
-QString text(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 InspectorRow textRow(const QString &label, const QString &value)
 {
@@ -261,9 +257,9 @@ void InspectorWidget::commitRow(std::size_t row)
 InspectorWidget::Rows InspectorWidget::designRows(const design::Design &design)
 {
     Rows rows;
-    rows.push_back(lineRow(tr("Design"), QStringLiteral("designName"), text(design.name)));
+    rows.push_back(lineRow(tr("Design"), QStringLiteral("designName"), toQString(design.name)));
     rows.push_back(
-        lineRow(tr("Description"), QStringLiteral("description"), text(design.description)));
+        lineRow(tr("Description"), QStringLiteral("description"), toQString(design.description)));
     auto commit = [this, oldName = design.name, oldDescription = design.description] {
         const std::string name = value(QStringLiteral("designName")).toString().toStdString();
         const std::string description
@@ -289,8 +285,8 @@ InspectorWidget::Rows InspectorWidget::designRows(const design::Design &design)
 
 void InspectorWidget::addNameRows(Rows &rows, const std::string &id, const std::string &name)
 {
-    rows.push_back(textRow(tr("Id"), text(id)));
-    InspectorRow edit = lineRow(tr("Name"), QStringLiteral("name"), text(name));
+    rows.push_back(textRow(tr("Id"), toQString(id)));
+    InspectorRow edit = lineRow(tr("Name"), QStringLiteral("name"), toQString(name));
     edit.commit = [this, id, name] {
         const std::string wanted = value(QStringLiteral("name")).toString().toStdString();
         if (wanted != name)
@@ -306,12 +302,12 @@ void InspectorWidget::addModelRows(Rows &rows, const std::string &id, const std:
         // Devices may change kind (a GPU for a drive) only by delete and add; a model edit keeps
         // the kind so that links and slots stay meaningful.
         for (const catalog::Entry *e : catalogNow().entries(*kind))
-            choices.emplace_back(text(e->name), text(e->id));
+            choices.emplace_back(toQString(e->name), toQString(e->id));
     } else {
-        choices.emplace_back(tr("%1 (not in the catalog)").arg(text(model)), text(model));
+        choices.emplace_back(tr("%1 (not in the catalog)").arg(toQString(model)), toQString(model));
     }
     InspectorRow combo
-        = comboRow(tr("Model"), QStringLiteral("model"), std::move(choices), text(model));
+        = comboRow(tr("Model"), QStringLiteral("model"), std::move(choices), toQString(model));
     combo.commit = [this, id, model] {
         const std::string chosen = value(QStringLiteral("model")).toString().toStdString();
         if (chosen != model)
@@ -319,7 +315,7 @@ void InspectorWidget::addModelRows(Rows &rows, const std::string &id, const std:
     };
     rows.push_back(std::move(combo));
     if (const catalog::Entry *e = catalogNow().entry(model))
-        rows.push_back(textRow(tr("Source"), text(e->source)));
+        rows.push_back(textRow(tr("Source"), toQString(e->source)));
 }
 
 InspectorWidget::Rows InspectorWidget::itemRows(const design::Design &design, const std::string &id)
@@ -345,7 +341,7 @@ InspectorWidget::Rows InspectorWidget::itemRows(const design::Design &design, co
         if (s.host != id)
             continue;
         InspectorRow system
-            = lineRow(tr("Composed system"), QStringLiteral("system"), text(s.name));
+            = lineRow(tr("Composed system"), QStringLiteral("system"), toQString(s.name));
         const std::size_t row = rows.size();
         system.commit = [this, row, old = s.name] {
             auto *edit = qobject_cast<QLineEdit *>(row < m_fields.size() ? m_fields[row] : nullptr);
@@ -369,13 +365,13 @@ InspectorWidget::Rows InspectorWidget::deviceRows(const design::Design &design,
 
     std::vector<std::pair<QString, QString>> hosts{{tr("(pool: not composed)"), QString()}};
     for (const design::Host &h : design.hosts)
-        hosts.emplace_back(text(h.name.empty() ? h.id : h.name), text(h.id));
+        hosts.emplace_back(toQString(h.name.empty() ? h.id : h.name), toQString(h.id));
     std::string current;
     for (const design::System &s : design.systems)
         if (std::find(s.devices.begin(), s.devices.end(), device.id) != s.devices.end())
             current = s.host;
     InspectorRow host
-        = comboRow(tr("Composed to"), QStringLiteral("host"), std::move(hosts), text(current));
+        = comboRow(tr("Composed to"), QStringLiteral("host"), std::move(hosts), toQString(current));
     host.commit = [this, id = device.id, current] {
         const std::string chosen = value(QStringLiteral("host")).toString().toStdString();
         if (chosen != current)
@@ -385,7 +381,7 @@ InspectorWidget::Rows InspectorWidget::deviceRows(const design::Design &design,
 
     std::vector<std::pair<QString, QString>> boxes{{tr("(none: linked directly)"), QString()}};
     for (const design::Chassis &c : design.chassis)
-        boxes.emplace_back(text(c.name.empty() ? c.id : c.name), text(c.id));
+        boxes.emplace_back(toQString(c.name.empty() ? c.id : c.name), toQString(c.id));
     auto commitSlot = [this, id = device.id, chassis = device.chassis, slot = device.slot] {
         const std::string c = value(QStringLiteral("chassis")).toString().toStdString();
         const int s = c.empty() ? -1 : std::max(0, value(QStringLiteral("slot")).toInt());
@@ -393,7 +389,7 @@ InspectorWidget::Rows InspectorWidget::deviceRows(const design::Design &design,
             Q_EMIT slotRequested(id, c, s);
     };
     InspectorRow chassis = comboRow(tr("Chassis"), QStringLiteral("chassis"), std::move(boxes),
-                                    text(device.chassis));
+                                    toQString(device.chassis));
     chassis.commit = commitSlot;
     rows.push_back(std::move(chassis));
     InspectorRow slot = spinRow(tr("Slot"), QStringLiteral("slot"), device.slot, -1, 1024);
@@ -410,17 +406,18 @@ InspectorWidget::Rows InspectorWidget::linkRows(const design::Design &design, in
     const design::Link link = design.links[std::size_t(index)];
     Rows rows;
     rows.push_back(heading(tr("Link")));
-    rows.push_back(textRow(tr("From"), text(link.from)));
-    rows.push_back(textRow(tr("To"), text(link.to)));
+    rows.push_back(textRow(tr("From"), toQString(link.from)));
+    rows.push_back(textRow(tr("To"), toQString(link.to)));
     std::vector<std::pair<QString, QString>> kinds;
     const catalog::LinkKind *current = catalogNow().link(link.kind);
     for (const catalog::Entry *e : catalogNow().entries(catalog::Kind::Link)) {
         const catalog::LinkKind *l = catalogNow().link(e->id);
         if (l && (!current || l->family == current->family))
-            kinds.emplace_back(text(e->name), text(e->id));
+            kinds.emplace_back(toQString(e->name), toQString(e->id));
     }
     if (!current)
-        kinds.emplace_back(tr("%1 (not in the catalog)").arg(text(link.kind)), text(link.kind));
+        kinds.emplace_back(tr("%1 (not in the catalog)").arg(toQString(link.kind)),
+                           toQString(link.kind));
     auto commit = [this, link, index] {
         design::Link edited = link;
         edited.kind = value(QStringLiteral("kind")).toString().toStdString();
@@ -429,7 +426,7 @@ InspectorWidget::Rows InspectorWidget::linkRows(const design::Design &design, in
             Q_EMIT linkEditRequested(index, edited);
     };
     InspectorRow kind
-        = comboRow(tr("Kind"), QStringLiteral("kind"), std::move(kinds), text(link.kind));
+        = comboRow(tr("Kind"), QStringLiteral("kind"), std::move(kinds), toQString(link.kind));
     kind.commit = commit;
     rows.push_back(std::move(kind));
     InspectorRow count

@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.h"
 #include "util/inputerror.h"
+#include "views/common/qtext.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -20,11 +21,6 @@ namespace clab::views {
 namespace {
 
 using Json = nlohmann::json;
-
-QString q(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 std::string pointerOf(const std::vector<std::string> &path)
 {
@@ -49,16 +45,16 @@ QString shown(const Json &v)
     if (v.is_null())
         return {};
     if (v.is_string())
-        return q(v.get<std::string>());
+        return toQString(v.get<std::string>());
     if (v.is_number())
         return QString::number(v.get<double>(), 'g', 12);
     if (isStringArray(v)) {
         QStringList items;
         for (const Json &e : v)
-            items << q(e.get<std::string>());
+            items << toQString(e.get<std::string>());
         return items.join(QStringLiteral(", "));
     }
-    return q(v.dump());
+    return toQString(v.dump());
 }
 
 // The value a field's text means, given what the field held before.
@@ -105,7 +101,7 @@ PartDialog::PartDialog(const std::string &section, const std::string &entry, QWi
     , m_start(Json::parse(entry))
     , m_problem(new QLabel)
 {
-    setWindowTitle(tr("New part from %1").arg(q(m_start.value("name", std::string()))));
+    setWindowTitle(tr("New part from %1").arg(toQString(m_start.value("name", std::string()))));
     // A copy: its own id and name, none of the original's aliases (MLPerf names would match it),
     // and a source that says where it came from.
     const std::string from = m_start.value("id", std::string("part"));
@@ -149,7 +145,7 @@ void PartDialog::addFields(QFormLayout *form, const Json &object, std::vector<st
         std::vector<std::string> here = path;
         here.push_back(it.key());
         if (it.value().is_object() && depth < 3) {
-            auto *box = new QGroupBox(q(it.key()));
+            auto *box = new QGroupBox(toQString(it.key()));
             auto *sub = new QFormLayout(box);
             addFields(sub, it.value(), here, depth + 1);
             form->addRow(box);
@@ -167,8 +163,8 @@ void PartDialog::addFields(QFormLayout *form, const Json &object, std::vector<st
             line->setCursorPosition(0);
             editor = line;
         }
-        editor->setObjectName(q(pointerOf(here)));
-        form->addRow(q(it.key()), editor);
+        editor->setObjectName(toQString(pointerOf(here)));
+        form->addRow(toQString(it.key()), editor);
         m_leaves.push_back({here, it.value(), editor});
     }
 }
@@ -176,7 +172,7 @@ void PartDialog::addFields(QFormLayout *form, const Json &object, std::vector<st
 QWidget *PartDialog::field(const QString &pointer) const
 {
     for (const Leaf &l : m_leaves)
-        if (q(pointerOf(l.path)) == pointer)
+        if (toQString(pointerOf(l.path)) == pointer)
             return l.editor;
     return nullptr;
 }
@@ -216,7 +212,7 @@ void PartDialog::accept()
     try {
         catalog::Catalog::checkUserParts(file(), id + ".json");
     } catch (const InputError &e) {
-        m_problem->setText(tr("Not added: %1").arg(q(e.place() + ": " + e.message())));
+        m_problem->setText(tr("Not added: %1").arg(toQString(e.place() + ": " + e.message())));
         return;
     }
     m_problem->clear();

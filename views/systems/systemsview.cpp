@@ -1,6 +1,7 @@
 #include "views/systems/systemsview.h"
 
 #include "views/systems/peermatrixmodel.h"
+#include "views/common/qtext.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -17,11 +18,6 @@
 namespace clab::views {
 
 namespace {
-
-QString q(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 QTableWidgetItem *number(double value)
 {
@@ -207,8 +203,10 @@ void SystemsView::setAnalysis(const fabric::Analysis &analysis,
         const QSignalBlocker blocker(m_systems);
         m_systems->clear();
         for (const auto &s : m_analysis.systems)
-            m_systems->addItem(
-                tr("%1  (%2 GPUs, host %3)").arg(q(s.name)).arg(s.gpus.size()).arg(q(s.host)));
+            m_systems->addItem(tr("%1  (%2 GPUs, host %3)")
+                                   .arg(toQString(s.name))
+                                   .arg(s.gpus.size())
+                                   .arg(toQString(s.host)));
     }
     showOverview();
     if (m_systems->count() > 0)
@@ -228,13 +226,13 @@ void SystemsView::showSystem(int row)
     }
     const fabric::SystemReport &s = m_analysis.systems[std::size_t(row)];
     QString summary = tr("<b>%1</b> on host %2: %3 GPU(s), %4 drive(s), %5 NIC(s).")
-                          .arg(q(s.name).toHtmlEscaped(), q(s.host).toHtmlEscaped())
+                          .arg(toQString(s.name).toHtmlEscaped(), toQString(s.host).toHtmlEscaped())
                           .arg(s.gpus.size())
                           .arg(s.drives.size())
                           .arg(s.nics.size());
     for (const auto &c : s.sharing)
         summary += tr("<br>Shares %1 with other systems: loses %2 GB/s when all are busy.")
-                       .arg(q(c.part).toHtmlEscaped())
+                       .arg(toQString(c.part).toHtmlEscaped())
                        .arg(c.lostGBps, 0, 'f', 1);
     if (s.measuredBusGBps) {
         const bool off = fabric::offByMoreThanTolerance(s.ringGBps, *s.measuredBusGBps);
@@ -242,7 +240,7 @@ void SystemsView::showSystem(int row)
                       "model / measured %4%5")
                        .arg(s.ringGBps, 0, 'f', 1)
                        .arg(*s.measuredBusGBps, 0, 'f', 1)
-                       .arg(q(s.measuredBusBy).toHtmlEscaped())
+                       .arg(toQString(s.measuredBusBy).toHtmlEscaped())
                        .arg(s.ringGBps / *s.measuredBusGBps, 0, 'f', 2)
                        .arg(off ? tr(" <b>(off by more than 15 %)</b>") : QString());
     }
@@ -261,16 +259,16 @@ void SystemsView::showSystem(int row)
     m_h2d->setRowCount(int(s.h2d.size()));
     for (int i = 0; i < int(s.h2d.size()); ++i) {
         const auto &h = s.h2d[std::size_t(i)];
-        m_h2d->setItem(i, 0, text(q(h.device)));
+        m_h2d->setItem(i, 0, text(toQString(h.device)));
         m_h2d->setItem(i, 1, number(h.aloneGBps));
         if (h.measuredGBps) {
             m_h2d->setItem(i, 2, number(*h.measuredGBps));
-            m_h2d->item(i, 2)->setToolTip(q(h.measuredBy));
+            m_h2d->item(i, 2)->setToolTip(toQString(h.measuredBy));
             m_h2d->setItem(i, 3, ratioItem(h.aloneGBps, *h.measuredGBps));
         }
         m_h2d->setItem(i, 2 + shift, number(h.concurrentGBps));
         m_h2d->setItem(i, 3 + shift, number(h.allSystemsGBps));
-        m_h2d->setItem(i, 4 + shift, text(q(h.bottleneck)));
+        m_h2d->setItem(i, 4 + shift, text(toQString(h.bottleneck)));
     }
     m_h2d->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_h2d->horizontalHeader()->setStretchLastSection(true);
@@ -307,10 +305,11 @@ void SystemsView::showOverview()
     for (std::size_t s = 0; s < m_predictionRows.size() && s < m_analysis.systems.size(); ++s) {
         for (const PredictionRow &r : m_predictionRows[s]) {
             const perf::Prediction &p = r.prediction;
-            QTableWidgetItem *name = text(q(m_analysis.systems[s].name));
+            QTableWidgetItem *name = text(toQString(m_analysis.systems[s].name));
             name->setData(Qt::UserRole, int(s));
             m_overview->setItem(row, 0, name);
-            m_overview->setItem(row, 1, text(q(r.benchmark).section(QStringLiteral(" ("), 0, 0)));
+            m_overview->setItem(row, 1,
+                                text(toQString(r.benchmark).section(QStringLiteral(" ("), 0, 0)));
             QTableWidgetItem *ttt = number(p.timeToTrainMin.value_or(0));
             if (!p.timeToTrainMin)
                 ttt->setText(tr("n/a"));
@@ -367,7 +366,7 @@ void SystemsView::showPredictions(int row)
             item->setText(QString::number(v, 'f', decimals));
             return item;
         };
-        const QString name = q(rows[std::size_t(i)].benchmark);
+        const QString name = toQString(rows[std::size_t(i)].benchmark);
         QTableWidgetItem *bench = text(name.section(QStringLiteral(" ("), 0, 0));
         bench->setToolTip(name);
         m_predictions->setItem(i, 0, bench);
@@ -395,7 +394,7 @@ void SystemsView::showPredictions(int row)
             memory->setForeground(QColor(0xb0, 0x20, 0x20));
         QStringList notes;
         for (const auto &n : p.notes)
-            notes << q(n);
+            notes << toQString(n);
         memory->setToolTip(notes.join(QLatin1Char('\n')));
         m_predictions->setItem(i, 9, memory);
         m_predictions->setItem(i, 10, intervalItem(p));
@@ -414,12 +413,13 @@ void SystemsView::showPredictions(int row)
                                .arg(e.hardwareUsd, 0, 'f', 2)
                                .arg(e.energyUsd, 0, 'f', 2);
             for (const auto &u : e.unknown)
-                help += tr("\nNot counted: %1").arg(q(u));
+                help += tr("\nNot counted: %1").arg(toQString(u));
             QTableWidgetItem *kwh = fixedItem(e.kwh, 2);
             kwh->setToolTip(help);
             m_predictions->setItem(i, 12, kwh);
             QTableWidgetItem *usd = fixedItem(e.usd(), 2);
-            usd->setText(tr("%1 %2").arg(e.usd(), 0, 'f', 2).arg(q(perf::partPrices().currency)));
+            usd->setText(
+                tr("%1 %2").arg(e.usd(), 0, 'f', 2).arg(toQString(perf::partPrices().currency)));
             usd->setToolTip(help);
             m_predictions->setItem(i, 13, usd);
         }
