@@ -1,5 +1,6 @@
 #include "cli/validators.h"
 #include "cli/chartcommand.h"
+#include "cli/offscreenapp.h"
 
 #include "cli/userstore.h"
 
@@ -21,35 +22,6 @@
 #include <ostream>
 
 namespace clab::cli {
-
-namespace {
-
-// The CLI runs without a QApplication, but fonts and painting need one. It is made offscreen:
-// a chart command must work over ssh and in CI, where there is no display.
-QApplication *makeOffscreenApplication()
-{
-    static int argc = 1;
-    static char name[] = "composelab";
-    static char *argv[] = {name, nullptr};
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    return new QApplication(argc, argv);
-}
-
-// Returns false (with a message) when another kind of application (a QCoreApplication) runs:
-// widgets cannot be made then.
-bool haveWidgetApplication(std::unique_ptr<QApplication> &owned, std::ostream &err)
-{
-    if (QCoreApplication *core = QCoreApplication::instance()) {
-        if (qobject_cast<QApplication *>(core))
-            return true;
-        err << "chart: needs a QApplication, but a QCoreApplication is running\n";
-        return false;
-    }
-    owned.reset(makeOffscreenApplication());
-    return true;
-}
-
-} // namespace
 
 int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &err)
 {
@@ -118,8 +90,10 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
         }
     }
     std::unique_ptr<QApplication> app;
-    if (!haveWidgetApplication(app, err))
+    if (std::string problem; !ensureWidgetApplication(app, problem)) {
+        err << "chart: " << problem << "\n";
         return 1;
+    }
     QString error;
     const bool ok
         = views::exportChartData(chart, {width, height, options.style == "slides" ? 1.5 : 1.0},
@@ -171,9 +145,8 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
 std::function<void()> chartBenchmarkBody()
 {
     // The bench runs without a QApplication; this one lives until the program ends.
-    if (!QCoreApplication::instance())
-        makeOffscreenApplication();
-    if (!qobject_cast<QApplication *>(QCoreApplication::instance()))
+    static std::unique_ptr<QApplication> app;
+    if (std::string problem; !ensureWidgetApplication(app, problem))
         return {};
     // 100,000 points: a predicted scaling curve from 1 to 100,000 GPUs, its ideal line and a
     // measured point per power of two.

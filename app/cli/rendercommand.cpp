@@ -1,5 +1,6 @@
 #include "cli/validators.h"
 #include "cli/rendercommand.h"
+#include "cli/offscreenapp.h"
 
 #include "catalog/catalog.h"
 #include "design/design.h"
@@ -38,17 +39,9 @@ int renderCommand(const RenderOptions &options, std::ostream &out, std::ostream 
     }
     // Drawing text needs a QApplication; headless runs get Qt's offscreen platform.
     std::unique_ptr<QApplication> app;
-    static int argc = 1;
-    static char name[] = "composelab";
-    static char *argv[] = {name, nullptr};
-    if (QCoreApplication::instance() && !qobject_cast<QGuiApplication *>(qApp)) {
-        err << "composelab render: needs a GUI application object to draw text\n";
+    if (std::string problem; !ensureWidgetApplication(app, problem)) {
+        err << "composelab render: " << problem << "\n";
         return 1;
-    }
-    if (!QCoreApplication::instance()) {
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
-        app = std::make_unique<QApplication>(argc, argv);
     }
     const catalog::Catalog &catalog = catalog::Catalog::builtin();
     views::CanvasScene scene;
