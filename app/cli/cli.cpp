@@ -39,6 +39,28 @@ const std::set<std::string> &subcommands()
     return names;
 }
 
+// What CLI11 calls "arguments not expected", in the command's terms: an unknown option names the
+// options there are, a stray word says what the command takes.
+std::string extrasMessage(const CLI::App &command, const std::vector<std::string> &extras)
+{
+    std::string options;
+    std::string positionals;
+    for (const CLI::Option *o : command.get_options()) {
+        if (o->get_positional())
+            positionals += (positionals.empty() ? "" : "> <") + o->get_name();
+        else if (!o->get_lnames().empty())
+            options += " --" + o->get_lnames().front();
+    }
+    for (const std::string &x : extras) {
+        if (x.size() > 1 && x[0] == '-')
+            return "unknown option \"" + x + "\"; the options are:" + options;
+    }
+    const std::string first = extras.empty() ? std::string() : extras.front();
+    return "unexpected argument \"" + first + "\": "
+           + (positionals.empty() ? "this command takes only options"
+                                  : "this command takes <" + positionals + "> and options");
+}
+
 } // namespace
 
 bool isCliInvocation(int argc, const char *const *argv)
@@ -191,9 +213,15 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
         }
         // Name the command the error belongs to.
         std::string where = "composelab";
-        for (const CLI::App *sub : app.get_subcommands())
+        const CLI::App *command = &app;
+        for (const CLI::App *sub : app.get_subcommands()) {
             where += " " + sub->get_name();
-        err << where << ": " << e.what() << "\n";
+            command = sub;
+        }
+        if (dynamic_cast<const CLI::ExtrasError *>(&e))
+            err << where << ": " << extrasMessage(*command, app.remaining(true)) << "\n";
+        else
+            err << where << ": " << e.what() << "\n";
         err << "Run '" << where << " --help' for usage.\n";
         return 2;
     }

@@ -207,6 +207,23 @@ void TestCli::usageExitsTwo()
     QCOMPARE(software.status, 2);
     QVERIFY2(software.err.find("--software: unknown software stack") != std::string::npos,
              software.err.c_str());
+    // A stray word or an unknown option says what the command takes, not CLI11's "not expected".
+    const Outcome stray = run({"runs", "foo"});
+    QCOMPARE(stray.status, 2);
+    QVERIFY2(stray.err.find("composelab runs: unexpected argument \"foo\": this command takes "
+                            "only options")
+                 != std::string::npos,
+             stray.err.c_str());
+    const Outcome second = run({"predict", seed, seed, "--benchmark", "resnet"});
+    QCOMPARE(second.status, 2);
+    QVERIFY2(second.err.find("this command takes <file> and options") != std::string::npos,
+             second.err.c_str());
+    const Outcome option = run({"predict", seed, "--benchmark", "resnet", "--globalbatch", "8"});
+    QCOMPARE(option.status, 2);
+    QVERIFY2(option.err.find("unknown option \"--globalbatch\"; the options are:")
+                     != std::string::npos
+                 && option.err.find(" --global-batch ") != std::string::npos,
+             option.err.c_str());
     const Outcome v = run({"--version"});
     QCOMPARE(v.status, 0);
     QVERIFY(v.out.find("composelab ") == 0);
