@@ -137,7 +137,7 @@ std::vector<Benchmark> benchmarks()
              });
          }},
         {"edit_rerun_seed", "<= 16 ms", [] { return editRerun(design::seedTestbed()); }},
-        {"edit_rerun_1000", "<= 100 ms", [] { return editRerun(design::generatePool(1000)); }},
+        {"edit_rerun_1000", "<= 5 ms", [] { return editRerun(design::generatePool(1000)); }},
         {"predict", "<= 10 us",
          [] {
              // What the canvas does after an edit, once the fabric analysis has run: turn the
