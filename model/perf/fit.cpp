@@ -125,6 +125,21 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
         }
         return it->second;
     };
+    // A benchmark-on-stack factor is a software-year effect only where it compares a GPU
+    // architecture with itself in another year. Where every row of the pair comes from
+    // architectures that ran the benchmark on no other stack, the factor would absorb what the
+    // physics gets wrong about that architecture (and carry it to every other GPU of that
+    // year), so the pair keeps its stack's factor alone.
+    std::map<std::pair<std::string, std::string>, std::set<std::string>> stacksOf;
+    for (const Observation *o : rows)
+        stacksOf[{o->workload->calibrationKey(), o->platform.gpu->arch}].insert(
+            softwareKey(o->round));
+    std::set<std::string> anchoredPairs;
+    for (const Observation *o : rows) {
+        const std::string &id = o->workload->calibrationKey();
+        if (stacksOf[{id, o->platform.gpu->arch}].size() > 1)
+            anchoredPairs.insert(id + "/" + softwareKey(o->round));
+    }
     std::vector<std::vector<std::size_t>> depsOf(rows.size());
     std::map<std::string, int> stackRows;
     std::map<std::string, int> benchRows;
@@ -139,14 +154,15 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
             continue;
         deps.push_back(param(Kind::Memory, id, kRidgeMemory, 1.0, kNoUpper));
         deps.push_back(param(Kind::Overhead, id, kRidgeOverhead, 1.0, kNoUpper));
-        if (o.kind == Observation::Kind::Minutes)
+        if (o.kind == Observation::Kind::Minutes && !o.workload->measuredEval)
             deps.push_back(param(Kind::EvalOverhead, id, kRidgeOverhead, 1.0, kNoUpper));
         deps.push_back(param(Kind::Overlap, "", kRidgeOverlap, 0.7, 0));
         const std::string stack = softwareKey(o.round);
         ++stackRows[stack];
         deps.push_back(param(Kind::Software, stack, kRidgeSoftware, 1.0, kNoUpper));
-        deps.push_back(
-            param(Kind::BenchSoftware, id + "/" + stack, kRidgeBenchSoftware, 1.0, kNoUpper));
+        if (anchoredPairs.count(id + "/" + stack))
+            deps.push_back(
+                param(Kind::BenchSoftware, id + "/" + stack, kRidgeBenchSoftware, 1.0, kNoUpper));
     }
     if (!options.physicsOnly && !params.empty())
         cal.overlap = 0.7;

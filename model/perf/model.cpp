@@ -356,10 +356,11 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // Buckets go while the backward pass of the last micro-batch runs; the last bucket waits.
     const double buckets = std::max(1.0, std::ceil(grad / kBucketBytes));
     const double window = kBackwardShare * (out.mathS + out.memoryS) / passes;
-    const double exposedAllreduce
-        = out.allreduceS > 0
-              ? std::max(out.allreduceS / buckets, out.allreduceS - cal.overlap * window)
-              : 0;
+    // An implementation that reduces only after the whole backward pass hides nothing.
+    double exposedAllreduce = out.allreduceS;
+    if (out.allreduceS > 0 && !w.allreduceAfterBackward)
+        exposedAllreduce
+            = std::max(out.allreduceS / buckets, out.allreduceS - cal.overlap * window);
     // Tensor-parallel and all-to-all traffic sit between layers: nothing hides them.
     out.exposedCommS = exposedAllreduce + tensorS + out.alltoallS;
 
@@ -399,12 +400,16 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     }
     out.steps = std::ceil(*out.samples / globalBatch);
     out.evaluations = workload::evaluations(w, *out.samples, globalBatch);
-    // An evaluation is a forward pass over the evaluation set on every GPU, at the training
-    // forward pass's cost per FLOP (a third of a training sample), plus a fixed cost.
-    const double forwardPerSample = (mathPerSample + memoryPerSample * software) / 3;
-    const double evalPass = w.evalSamples / gpus * forwardPerSample * w.evalFlopsPerSample
-                                / (w.trainFlopsPerSample / 3)
-                            + bp.evalOverheadS;
+    // An evaluation is a pass over the evaluation set, shared by every GPU, plus a fixed cost.
+    // Where MLPerf logs measured it, a sample costs its measured share of a training sample;
+    // elsewhere its forward FLOPs' share, and the fixed cost is the calibration's.
+    const double trainPerSample = mathPerSample + memoryPerSample * software;
+    const double evalPass
+        = w.measuredEval
+              ? w.evalSamples / gpus * trainPerSample * w.measuredEval->costRatio
+                    + w.measuredEval->fixedS
+              : w.evalSamples / gpus * trainPerSample * w.evalFlopsPerSample / w.trainFlopsPerSample
+                    + bp.evalOverheadS;
     out.evaluationPassS = evalPass;
     out.evaluationS = out.evaluations * evalPass;
     out.breakdownMin.compute = out.steps * out.computeS / 60;

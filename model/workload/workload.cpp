@@ -81,6 +81,7 @@ Workload readWorkload(ObjectReader &r)
     // backward pass, and their gradients written and read again.
     w.memoryBytesPerSample = r.has("memoryBytesPerSample") ? r.positive("memoryBytesPerSample")
                                                            : 4 * w.activationBytesPerSample;
+    w.allreduceAfterBackward = r.boolean("allreduceAfterBackward", false);
     w.fp8Share = r.has("fp8Share") ? nonNegative(r, "fp8Share") : 0;
     if (w.fp8Share > 1)
         r.fail("fp8Share", "expected a share between 0 and 1");
@@ -109,6 +110,12 @@ Workload readWorkload(ObjectReader &r)
     w.datasetSamples = r.positive("datasetSamples");
     w.evalSamples = r.positive("evalSamples");
     w.evalFlopsPerSample = r.positive("evalFlopsPerSample");
+    if (r.has("evalCostRatio") || r.has("evalFixedSeconds") || r.has("evalSource")) {
+        w.measuredEval = Workload::MeasuredEval{r.positive("evalCostRatio"),
+                                                nonNegative(r, "evalFixedSeconds")};
+        if (r.string("evalSource").empty())
+            r.fail("evalSource", "expected the measurement the evaluation cost comes from");
+    }
     w.evalEverySamples = nonNegative(r, "evalEverySamples");
     w.evalStartSamples = r.has("evalStartSamples") ? nonNegative(r, "evalStartSamples") : 0;
     w.evalRule = r.string("evalRule", "");

@@ -44,7 +44,10 @@ struct Workload
     // embedding tables) are sharded over all GPUs, updated sparsely, never all-reduced.
     double allreduceParameters = 0;
     double alltoallBytesPerSample = 0; // model-parallel embedding exchange, each way, per sample
-    double trainFlopsPerSample = 0;    // forward + backward FLOPs of one sample
+    // The implementation reduces the gradients only after the whole backward pass (one bucket,
+    // or after gradient accumulation), so no backward computation hides the reduction.
+    bool allreduceAfterBackward = false;
+    double trainFlopsPerSample = 0; // forward + backward FLOPs of one sample
     double activationBytesPerSample
         = 0; // activation memory kept for the backward pass, at the default precision
     // Device-memory traffic of the memory-bound kernels of one training sample (normalisation,
@@ -59,6 +62,16 @@ struct Workload
     double datasetSamples = 0;             // samples in one epoch
     double evalSamples = 0;                // samples in one evaluation pass
     double evalFlopsPerSample = 0;         // forward FLOPs of one evaluation sample
+    // Measured evaluation cost (MLPerf result logs, eval_start to eval_stop), when known: one
+    // evaluation sample costs `costRatio` times a training sample's math and memory time, and a
+    // pass adds `fixedS` (gathering and scoring). Without it an evaluation sample costs its
+    // forward FLOPs' share and the fixed cost is fitted.
+    struct MeasuredEval
+    {
+        double costRatio = 0;
+        double fixedS = 0;
+    };
+    std::optional<MeasuredEval> measuredEval;
     double evalEverySamples = 0; // training samples between evaluations (0: once at the end)
     double evalStartSamples = 0; // no evaluation before this many training samples
     // "bert": MLPerf BERT's interval, FLOOR(0.05 * (230.23 * batch + 3,000,000), 25,000) samples

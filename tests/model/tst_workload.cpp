@@ -131,6 +131,11 @@ void TestWorkload::bertHandWorked()
     // tokens. 6 x 340 M x 256 + 24 layers x 3 x 4 x 256^2 x 1024 (attention) = 0.542 TFLOP.
     QVERIFY(std::abs(w->trainFlopsPerSample - 5.42e11) / 5.42e11 < 0.01);
     QCOMPARE(w->evalRule, std::string("bert"));
+    // MLPerf v3.1 logs: an evaluation sample costs about a training sample, and a pass on 3,472
+    // GPUs takes 4 to 6 ms, so the fixed cost is milliseconds, not the second once fitted.
+    QVERIFY(w->measuredEval);
+    QVERIFY(w->measuredEval->costRatio > 0.8 && w->measuredEval->costRatio < 1.2);
+    QVERIFY(w->measuredEval->fixedS < 0.005);
     QVERIFY(w->fp8Share > 0.8 && w->fp8Share <= 0.96);
     // DLE's padded variant shares its calibration and costs 512 tokens.
     const Workload *padded = Library::builtin().find("bert_large_seq512");
@@ -306,6 +311,18 @@ void TestWorkload::badFiles_data()
     w = validWorkload();
     w["evalEverySamples"] = -1;
     row("negative eval interval", fileText(w), "at /workloads/0/evalEverySamples", "zero or more");
+
+    w = validWorkload();
+    w["evalCostRatio"] = 1.0;
+    w["evalFixedSeconds"] = 0.01;
+    row("measured eval cost without its source", fileText(w), "at /workloads/0",
+        "missing required key \"evalSource\"");
+
+    w = validWorkload();
+    w["evalCostRatio"] = 0;
+    w["evalFixedSeconds"] = 0.01;
+    w["evalSource"] = "logs";
+    row("zero eval cost", fileText(w), "at /workloads/0/evalCostRatio", "greater than zero");
 
     w = validWorkload();
     w["colour"] = "blue";

@@ -1,0 +1,74 @@
+// The calibration fit (model/perf/fit.cpp): which factors it creates from which rows.
+#include "perf/fit.h"
+
+#include <QTest>
+
+using namespace clab;
+
+class TestFit : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void stackFactorNeedsAnArchitectureSeenElsewhere();
+};
+
+namespace {
+
+// One 8-GPU node per row, in the column shapes of the MLPerf results table.
+std::string row(const char *round, const char *gpu, const char *host, const char *nvlink,
+                const char *minutes, const char *batch)
+{
+    return std::string(round) + ",Test,sys-" + round + "-" + gpu + ",NVIDIA " + gpu + ",8,8,1,"
+           + host + ",2,64,\"" + nvlink + "\",resnet," + minutes + "," + batch + ",35\n";
+}
+
+} // namespace
+
+// A benchmark-on-stack factor stands for a software year. In round 3.1 every ResNet row is an
+// L40, an architecture that ran ResNet in no other round, so a 3.1 factor would hold what the
+// physics misses about the L40 and hand it to every other GPU of 3.1: the fit makes none. In 3.0
+// the A100 is also seen in 2.0, so 3.0 compares a GPU with itself and gets its factor.
+void TestFit::stackFactorNeedsAnArchitectureSeenElsewhere()
+{
+    const std::string text
+        = std::string("round,submitter,system,accelerator,accelerator_count,accelerators_per_node,"
+                      "number_of_nodes,host_processor,host_processors_per_node,"
+                      "host_processor_core_count,accelerator_interconnect,benchmark,minutes,"
+                      "global_batch_size,median_epoch_at_stop\n")
+          + row("2.0", "A100-SXM4-80GB", "AMD EPYC 7742", "NVLINK 3.0, NVSWITCH 2.0 600GB/s",
+                "28.7", "3264")
+          + row("3.0", "A100-SXM4-80GB", "AMD EPYC 7742", "NVLINK 3.0, NVSWITCH 2.0 600GB/s",
+                "27.0", "3264")
+          + row("3.0", "H100-SXM5-80GB", "Intel(R) Xeon(R) Platinum 8480C",
+                "NVLINK Gen4 900 GB/s + NVSWITCH Gen3", "13.6", "3200")
+          + row("3.1", "L40", "Intel(R) Xeon(R) Platinum 8480+", "", "46.9", "2400");
+    perf::ObservationSet set;
+    perf::addCsv(CsvTable::parse(text, "fit.csv"), set);
+    QCOMPARE(set.rows.size(), std::size_t(4));
+    std::vector<const perf::Observation *> rows;
+    for (const perf::Observation &o : set.rows)
+        rows.push_back(&o);
+
+    const perf::Calibration cal = perf::fitCalibration(rows);
+    QVERIFY(cal.benchSoftware.count("resnet50/mlperf-3.0"));
+    QVERIFY(cal.benchSoftware.count("resnet50/mlperf-2.0"));
+    QVERIFY(!cal.benchSoftware.count("resnet50/mlperf-3.1"));
+    // The L40's round still has its stack factor (all benchmarks of the year).
+    QVERIFY(cal.software.count("mlperf-3.1"));
+
+    // With an A100 row in 3.1 as well, 3.1 compares the A100 with itself and gets its factor.
+    perf::addCsv(CsvTable::parse(text.substr(0, text.find('\n') + 1)
+                                     + row("3.1", "A100-SXM4-80GB", "AMD EPYC 7742",
+                                           "NVLINK 3.0, NVSWITCH 2.0 600GB/s", "26.5", "3264"),
+                                 "more.csv"),
+                 set);
+    rows.clear();
+    for (const perf::Observation &o : set.rows)
+        rows.push_back(&o);
+    QCOMPARE(rows.size(), std::size_t(5));
+    QVERIFY(perf::fitCalibration(rows).benchSoftware.count("resnet50/mlperf-3.1"));
+}
+
+QTEST_APPLESS_MAIN(TestFit)
+#include "tst_fit.moc"
