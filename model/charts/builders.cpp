@@ -1,4 +1,5 @@
 #include "charts/builders.h"
+#include "charts/labels.h"
 #include "util/stats.h"
 
 #include <algorithm>
@@ -175,9 +176,58 @@ ChartData tttChart(const std::vector<RunPoint> &runs)
     for (const std::string &label : c.categories)
         longest = std::max(longest, label.size());
     c.horizontal = c.categories.size() > 8 || longest > 24;
+    // Times that span more than 30x (a minute on a pod, hours on one server) go on a log axis,
+    // where the short bars still show.
+    double fastest = std::numeric_limits<double>::infinity(), slowest = 0;
+    for (const Series *s : {&measured, &predicted})
+        for (double v : s->values)
+            if (std::isfinite(v) && v > 0) {
+                fastest = std::min(fastest, v);
+                slowest = std::max(slowest, v);
+            }
+    c.y.log = slowest > 30 * fastest;
     c.series = {measured, predicted};
     return c;
 }
+
+namespace {
+
+// A study point's composition without its size: "pooled 4x G, 1 uplink x 2 nodes" is the
+// variant "pooled G, 1 uplink" at 8 GPUs. The words "<n>x" and "x <n> nodes" go.
+std::string withoutSize(const std::string &name)
+{
+    std::vector<std::string> words;
+    std::string word;
+    for (char ch : name + ' ') {
+        if (ch != ' ') {
+            word += ch;
+            continue;
+        }
+        if (!word.empty())
+            words.push_back(word);
+        word.clear();
+    }
+    const auto count = [](const std::string &w, std::size_t end) {
+        return end > 0 && end <= w.size()
+               && std::all_of(w.begin(), w.begin() + std::ptrdiff_t(end),
+                              [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    };
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string &w = words[i];
+        if (w.back() == 'x' && count(w, w.size() - 1))
+            continue;
+        if (w == "x" && i + 2 < words.size() && count(words[i + 1], words[i + 1].size())
+            && words[i + 2].rfind("node", 0) == 0) {
+            i += 2;
+            continue;
+        }
+        out += (out.empty() ? "" : " ") + w;
+    }
+    return out;
+}
+
+} // namespace
 
 ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
 {
@@ -190,8 +240,10 @@ ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
         haveTime = haveTime || (isTimeMetric(r.metric) && r.gpus);
     std::string unit = "min";
     int withoutGpus = 0;
-    // benchmark -> measured/predicted -> gpus -> mean
+    // benchmark -> measured/predicted -> gpus -> mean, and a study's predicted variants apart:
+    // (benchmark, variant) -> gpus -> mean
     std::map<std::string, std::array<std::map<int, Mean>, 2>> points;
+    std::map<std::pair<std::string, std::string>, std::map<int, Mean>> variants;
     for (const RunPoint &r : runs) {
         const bool time = isTimeMetric(r.metric);
         if (haveTime != time)
@@ -206,9 +258,35 @@ ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
             else if (r.unit != unit)
                 continue; // one unit per axis
         }
-        points[r.benchmark][r.measured ? 0 : 1][*r.gpus].add(r.value);
+        if (!r.measured && !r.study.empty())
+            variants[{r.benchmark, withoutSize(r.system)}][*r.gpus].add(r.value);
+        else
+            points[r.benchmark][r.measured ? 0 : 1][*r.gpus].add(r.value);
     }
+    // More curves than a legend can name: the variants merge into one mean per GPU count.
+    constexpr std::size_t kMaxVariantCurves = 12;
+    if (variants.size() > kMaxVariantCurves) {
+        for (const auto &[key, byGpus] : variants)
+            for (const auto &[gpus, mean] : byGpus) {
+                Mean &all = points[key.first][1][gpus];
+                all.sum += mean.sum;
+                all.n += mean.n;
+            }
+        c.notes.push_back(std::to_string(variants.size()) + " study variants (more than "
+                          + std::to_string(kMaxVariantCurves)
+                          + " curves) shown as one mean per GPU count; --system narrows");
+        variants.clear();
+    }
+    // Words all variants share (the GPU model of a study that does not vary it) go to the title.
+    std::vector<std::string> variantNames;
+    for (const auto &[key, byGpus] : variants) {
+        points[key.first]; // a benchmark with study points only still gets its series
+        variantNames.push_back(key.second);
+    }
+    const std::vector<std::string> shared = sharedWords(variantNames);
     c.title = haveTime ? "Scaling: time to train against GPUs" : "Scaling: throughput against GPUs";
+    for (std::size_t i = 0; i < shared.size(); ++i)
+        c.title += (i ? " " : ", all ") + shared[i];
     c.y.label = haveTime ? "time to train (min)" : "throughput (" + unit + ")";
     if (withoutGpus)
         c.notes.push_back(std::to_string(withoutGpus) + " runs without a GPU count left out");
@@ -228,6 +306,20 @@ ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
             }
             if (!s.values.empty())
                 c.series.push_back(std::move(s));
+        }
+        for (auto it = variants.lower_bound({benchmark, std::string()});
+             it != variants.end() && it->first.first == benchmark; ++it) {
+            const std::string variant = withoutWords(it->first.second, shared);
+            Series s{prefix + (variant.empty() ? "" : variant + " ") + "predicted",
+                     SeriesKind::Predicted,
+                     {},
+                     {}};
+            for (const auto &[gpus, mean] : it->second) {
+                s.x.push_back(gpus);
+                s.values.push_back(mean.value());
+                allGpus.insert(gpus);
+            }
+            c.series.push_back(std::move(s));
         }
         if (!kinds[0].empty() && allGpus.size() > 1) {
             // Linear speed-up from the smallest measured configuration.

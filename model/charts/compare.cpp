@@ -1,7 +1,9 @@
 // The compare chart: a study's variants side by side, each bar split into where its time goes.
 #include "charts/builders.h"
+#include "charts/labels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -11,64 +13,85 @@ namespace clab::charts {
 
 namespace {
 
-std::vector<std::string> words(const std::string &text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string w; in >> w;)
-        out.push_back(w);
-    return out;
-}
-
-std::string bare(std::string word)
-{
-    if (!word.empty() && word.back() == ',')
-        word.pop_back();
-    return word;
-}
-
-// The words (without a trailing comma) that every name holds.
-std::vector<std::string> sharedWords(const std::vector<std::string> &names)
-{
-    std::vector<std::string> shared;
-    if (names.empty())
-        return shared;
-    for (const std::string &w : words(names.front())) {
-        const std::string b = bare(w);
-        bool everywhere = true;
-        for (const std::string &n : names) {
-            bool found = false;
-            for (const std::string &x : words(n))
-                found = found || bare(x) == b;
-            everywhere = everywhere && found;
-        }
-        if (everywhere && std::find(shared.begin(), shared.end(), b) == shared.end())
-            shared.push_back(b);
-    }
-    // A name made only of shared words would vanish: keep it whole.
-    return shared.size() == words(names.front()).size() ? std::vector<std::string>{} : shared;
-}
-
-// The name without those words; a comma they carried stays with the word before.
-std::string withoutWords(const std::string &name, const std::vector<std::string> &drop)
-{
-    std::string out;
-    for (const std::string &w : words(name)) {
-        if (std::find(drop.begin(), drop.end(), bare(w)) != drop.end()) {
-            if (w.back() == ',' && !out.empty() && out.back() != ',')
-                out += ',';
-            continue;
-        }
-        out += (out.empty() ? "" : " ") + w;
-    }
-    return out.empty() ? name : out;
-}
-
 std::string minutes(double v)
 {
     char buf[32];
     std::snprintf(buf, sizeof buf, v < 10 ? "%.2f" : "%.1f", v);
     return buf;
+}
+
+std::string titleOf(const std::string &study, const std::vector<std::string> &shared)
+{
+    std::string title = study.empty() ? "Variants compared" : study + ": variants compared";
+    for (std::size_t i = 0; i < shared.size(); ++i)
+        title += (i ? " " : ", all ") + shared[i];
+    return title + " (model)";
+}
+
+// A variant's label; one that appears twice for a benchmark (other batch or precision) says
+// which it is.
+std::string variantLabel(const RunPoint &r, const std::vector<std::string> &shared, bool twice)
+{
+    std::string label = withoutWords(r.system, shared);
+    if (twice)
+        label += " (batch " + (r.globalBatch ? std::to_string(*r.globalBatch) : "?") + ", "
+                 + r.precision + ")";
+    return label;
+}
+
+// When every benchmark's variants together pass the bar limit: one group of bars per variant,
+// one bar per benchmark, each its total time relative to the benchmark's first variant. Nothing
+// is left out; the split into compute, communication, input and evaluation is (a note says so).
+// Empty when even the variants alone pass the limit.
+ChartData benchmarksSideBySide(const std::vector<std::string> &benchmarks,
+                               std::map<std::string, std::vector<const RunPoint *>> &byBenchmark,
+                               const std::vector<std::string> &shared)
+{
+    std::vector<std::string> variants;
+    std::map<std::string, std::map<std::string, double>> relativeTime; // variant → benchmark → t
+    for (const std::string &b : benchmarks) {
+        const std::vector<const RunPoint *> &list = byBenchmark[b];
+        std::map<std::string, int> seen;
+        for (const RunPoint *r : list)
+            ++seen[r->system];
+        const auto total = [](const RunPoint *r) {
+            const auto &p = *r->breakdownMin;
+            return p[0] + p[1] + p[2] + p[3];
+        };
+        const double base = total(list.front());
+        for (const RunPoint *r : list) {
+            const std::string label = variantLabel(*r, shared, seen[r->system] > 1);
+            if (std::find(variants.begin(), variants.end(), label) == variants.end())
+                variants.push_back(label);
+            relativeTime[label][b] = base > 0 ? total(r) / base : 0.0;
+        }
+    }
+    ChartData c;
+    if (variants.size() > kMaxCategories)
+        return c;
+    c.kind = ChartKind::Compare;
+    c.categories = variants;
+    for (const std::string &b : benchmarks) {
+        Series s{b, SeriesKind::Predicted, {}, {}};
+        s.identity = b;
+        for (std::size_t i = 0; i < variants.size(); ++i) {
+            const auto &times = relativeTime[variants[i]];
+            const auto it = times.find(b);
+            s.x.push_back(double(i));
+            s.values.push_back(it == times.end() ? std::nan("") : it->second);
+        }
+        c.series.push_back(std::move(s));
+    }
+    c.x.label = "variant";
+    c.y.label = "time to train relative to the benchmark's first variant (one epoch without a "
+                "convergence table)";
+    c.horizontal = variants.size() > 8;
+    c.notes.push_back(std::to_string(benchmarks.size()) + " benchmarks x "
+                      + std::to_string(variants.size()) + " variants pass "
+                      + std::to_string(kMaxCategories)
+                      + " bars: one bar per benchmark, totals only; the split of each "
+                        "benchmark's time: chart it with --benchmark");
+    return c;
 }
 
 } // namespace
@@ -101,11 +124,24 @@ ChartData compareChart(const std::vector<RunPoint> &runs)
         for (const RunPoint *r : byBenchmark[b])
             names.push_back(r->system);
     const std::vector<std::string> shared = sharedWords(names);
+    // Several benchmarks share one axis as time relative to each benchmark's first variant.
+    const bool relative = benchmarks.size() > 1;
+    std::size_t barCount = 0;
+    for (const std::string &b : benchmarks)
+        barCount += byBenchmark[b].size();
+    if (relative && barCount > kMaxCategories) {
+        ChartData c = benchmarksSideBySide(benchmarks, byBenchmark, shared);
+        if (!c.categories.empty()) {
+            c.title = titleOf(study, shared);
+            if (studies.size() > 1)
+                c.notes.push_back("the store holds " + std::to_string(studies.size())
+                                  + " studies; showing the newest, " + study);
+            return c;
+        }
+    }
     std::vector<std::pair<std::string, std::array<double, 4>>> bars;
     std::vector<std::string> totals; // the absolute time each bar stands for
     std::vector<std::string> leftOut;
-    // Several benchmarks share one axis as time relative to each benchmark's first variant.
-    const bool relative = benchmarks.size() > 1;
     std::string cut;
     for (const std::string &b : benchmarks) {
         std::vector<const RunPoint *> list = byBenchmark[b];
@@ -119,17 +155,13 @@ ChartData compareChart(const std::vector<RunPoint> &runs)
                   + std::to_string(list.size()) + " variants shown";
             list.resize(kMaxCategories);
         }
-        // A variant that appears twice (other batch or precision) says which it is.
         std::map<std::string, int> seen;
         for (const RunPoint *r : list)
             ++seen[r->system];
         const auto &first = *list.front()->breakdownMin;
         const double base = relative ? first[0] + first[1] + first[2] + first[3] : 1.0;
         for (const RunPoint *r : list) {
-            std::string label = withoutWords(r->system, shared) + " / " + b;
-            if (seen[r->system] > 1)
-                label += " (batch " + (r->globalBatch ? std::to_string(*r->globalBatch) : "?")
-                         + ", " + r->precision + ")";
+            const std::string label = variantLabel(*r, shared, seen[r->system] > 1) + " / " + b;
             std::array<double, 4> parts = *r->breakdownMin;
             double total = 0;
             for (double &part : parts) {
@@ -144,10 +176,7 @@ ChartData compareChart(const std::vector<RunPoint> &runs)
     for (std::size_t i = 0; i < c.annotations.size() && i < totals.size(); ++i)
         c.annotations[i].text = totals[i];
     c.kind = ChartKind::Compare;
-    std::string title = study.empty() ? "Variants compared" : study + ": variants compared";
-    for (std::size_t i = 0; i < shared.size(); ++i)
-        title += (i ? " " : ", all ") + shared[i];
-    c.title = title + " (model)";
+    c.title = titleOf(study, shared);
     c.x.label = "variant / benchmark";
     c.y.label = relative ? "time to train relative to the benchmark's first variant (one epoch "
                            "without a convergence table)"

@@ -106,6 +106,7 @@ void TestChartData::tttPairsAndErrors()
     QCOMPARE(c.annotations[1].text, std::string("+5 %"));
     QCOMPARE(c.annotations[1].x, 2.0);
     QCOMPARE(c.annotations[1].y, 33.6); // beyond the longer bar of the pair
+    QVERIFY(!c.y.log);                  // 17 to 40 min: a linear axis
 }
 
 // 90 pairs in three benchmarks: each keeps its 12 fastest and one "others" bar at the medians of
@@ -138,6 +139,7 @@ void TestChartData::tttFoldsManyPairs()
     QCOMPARE(c.series[1].values[12], 43.0);
     QCOMPARE(c.categories[25], std::string("others (18, median) / resnet"));
     QCOMPARE(c.notes.size(), std::size_t(1));
+    QVERIFY(c.y.log); // 1 to 60 min: more than 30x, a log axis
 }
 
 void TestChartData::filters()

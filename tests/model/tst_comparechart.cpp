@@ -1,7 +1,10 @@
-// The compare chart: a study's variants side by side, by hand-worked runs.
+// The charts of a study: its variants compared side by side, and its scaling curves, by
+// hand-worked runs.
 #include "charts/builders.h"
 
 #include <QtTest>
+
+#include <cmath>
 
 using namespace clab::charts;
 
@@ -62,16 +65,44 @@ private Q_SLOTS:
         QVERIFY(c.notes[0].find("2 studies") != std::string::npos);
     }
 
+    void benchmarksSideBySidePastFortyBars()
+    {
+        // The seed study's shape: 12 variants of 4 benchmarks are 48 bars. Each variant becomes a
+        // group with a bar per benchmark, its total relative to the benchmark's first variant.
+        std::vector<RunPoint> runs;
+        for (const char *b : {"A", "B", "C", "D"})
+            for (int i = 0; i < 12; ++i)
+                if (std::string(b) != "D" || i != 5) // D lacks v5
+                    runs.push_back(
+                        point("s", ("v" + std::to_string(i)).c_str(), b, {2.0 * (i + 1), 1, 1, 0}));
+        const ChartData c = compareChart(runs);
+        QCOMPARE(c.kind, ChartKind::Compare);
+        QVERIFY(!c.stacked);
+        QCOMPARE(c.categories.size(), std::size_t(12));
+        QCOMPARE(c.categories[11], std::string("v11"));
+        QCOMPARE(c.series.size(), std::size_t(4));
+        QCOMPARE(c.series[3].name, std::string("D"));
+        // v3: 8 + 2 = 10 min against v0's 2 + 2 = 4 min.
+        QCOMPARE(c.series[0].values[3], 2.5);
+        QCOMPARE(c.series[3].values[0], 1.0);
+        QVERIFY(std::isnan(c.series[3].values[5]));
+        QVERIFY(c.horizontal);
+        QVERIFY(!c.notes.empty()
+                && c.notes.front().find("4 benchmarks x 12 variants") != std::string::npos);
+    }
+
     void oneBenchmarkInMinutesAndWholeBenchmarksLeftOut()
     {
+        // 41 variants of A and 11 of B: not even the variants fit one axis, so B is left out.
         std::vector<RunPoint> runs;
         for (int i = 0; i < 30; ++i)
             runs.push_back(
                 point("s", ("v" + std::to_string(i)).c_str(), "A", {double(i + 1), 0, 0, 0}));
-        for (int i = 0; i < 11; ++i)
-            runs.push_back(point("s", ("v" + std::to_string(i)).c_str(), "B", {1, 0, 0, 0}));
+        for (int i = 30; i < 41; ++i)
+            runs.push_back(point("s", ("w" + std::to_string(i)).c_str(), "B", {1, 0, 0, 0}));
         const ChartData both = compareChart(runs);
         QCOMPARE(both.categories.size(), std::size_t(30)); // B would pass 40 bars
+        QVERIFY(both.stacked);
         QVERIFY(!both.notes.empty()
                 && both.notes.back().find("B (11 variants)") != std::string::npos);
         runs.resize(30);
@@ -80,6 +111,40 @@ private Q_SLOTS:
         QCOMPARE(one.series[0].values[29], 30.0); // minutes, not relative
         QVERIFY(one.horizontal);
         QVERIFY(one.notes.empty());
+    }
+
+    void scalingKeepsStudyVariantsApart()
+    {
+        // A study's local and pooled variants are separate curves over the GPU count, not one
+        // mean per count; "x 2 nodes" counts into the GPUs, not into the variant.
+        std::vector<RunPoint> runs;
+        const auto add = [&runs](const char *system, int gpus, double minutes) {
+            RunPoint r = point("s", system, "A", {minutes, 0, 0, 0});
+            r.gpus = gpus;
+            r.value = minutes;
+            runs.push_back(r);
+        };
+        add("local 1x G", 1, 80);
+        add("local 2x G", 2, 40);
+        add("pooled 1x G, 1 uplink", 1, 82);
+        add("pooled 2x G, 1 uplink", 2, 44);
+        add("pooled 4x G, 1 uplink x 2 nodes", 8, 12);
+        RunPoint measured = runs.front();
+        measured.measured = true;
+        measured.study.clear();
+        measured.value = 90;
+        runs.push_back(measured);
+        const ChartData c = scalingChart(runs);
+        QCOMPARE(c.series.size(), std::size_t(4));
+        QCOMPARE(c.series[0].name, std::string("measured"));
+        QCOMPARE(c.series[1].name, std::string("local predicted")); // G goes to the title
+        QVERIFY(c.title.find(", all G") != std::string::npos);
+        QCOMPARE(c.series[1].values, (std::vector<double>{80, 40}));
+        QCOMPARE(c.series[2].name, std::string("pooled, 1 uplink predicted"));
+        QCOMPARE(c.series[2].x, (std::vector<double>{1, 2, 8}));
+        QCOMPARE(c.series[2].values, (std::vector<double>{82, 44, 12}));
+        QCOMPARE(c.series[3].kind, SeriesKind::Ideal); // from the measured 90 min on 1 GPU
+        QCOMPARE(c.series[3].values, (std::vector<double>{90, 45, 11.25}));
     }
 
     void noStudy()

@@ -7,6 +7,7 @@
 #include <QToolTip>
 
 #include <cmath>
+#include <limits>
 
 namespace clab::views {
 
@@ -328,7 +329,15 @@ void ChartWidget::drawBars()
 {
     const auto &series = m_chart.series;
     const int n = int(series.size());
-    const bool byKind = !m_chart.stacked;
+    // Measured beside predicted: the colours say which is which. Several series of one kind
+    // (a study's benchmarks) take a colour each.
+    QSet<int> kinds;
+    bool oneOfEachKind = true;
+    for (const charts::Series &s : series) {
+        oneOfEachKind = oneOfEachKind && !kinds.contains(int(s.kind));
+        kinds.insert(int(s.kind));
+    }
+    const bool byKind = !m_chart.stacked && oneOfEachKind;
     // Many or long labels: bars along x and the labels down the y axis, where they stay level.
     const bool flat = m_chart.horizontal;
     QCPAxis *keyAxis = flat ? yAxis : xAxis;
@@ -339,6 +348,10 @@ void ChartWidget::drawBars()
     }
     QCPBarsGroup *group = m_chart.stacked ? nullptr : new QCPBarsGroup(this);
     const double width = m_chart.stacked ? 0.6 : 0.8 / std::max(1, n);
+    // Values over decades (time to train from seconds to days) on a log axis; stacked parts
+    // would not add up on one, so those stay linear.
+    const bool logValues = m_chart.y.log && !m_chart.stacked;
+    double lowest = std::numeric_limits<double>::infinity(); // the smallest bar, for log axes
     double top = 0;
     std::vector<double> stackTop(m_chart.categories.size(), 0.0);
     for (int i = 0; i < n; ++i) {
@@ -351,8 +364,9 @@ void ChartWidget::drawBars()
         QVector<double> keys, values;
         for (std::size_t k = 0; k < series[i].values.size(); ++k) {
             const double v = series[i].values[k];
-            if (!std::isfinite(v))
+            if (!std::isfinite(v) || (logValues && v <= 0))
                 continue;
+            lowest = std::min(lowest, v);
             keys << series[i].x[k];
             values << v;
             if (m_chart.stacked)
@@ -383,7 +397,17 @@ void ChartWidget::drawBars()
     keyAxis->setRange(-0.6, double(m_chart.categories.size()) - 0.4);
     keyAxis->setRangeReversed(flat); // the first category on top
     // Room beyond the longest bar for its label and the legend.
-    valueAxis->setRange(0, top > 0 ? top * 1.45 : 1);
+    double base = 0;
+    if (logValues && std::isfinite(lowest)) {
+        // Bars rise from the decade below the smallest one.
+        base = std::pow(10.0, std::floor(std::log10(lowest)));
+        for (QCPBars *bars : m_bars)
+            bars->setBaseValue(base);
+        useLogTicks(valueAxis);
+        valueAxis->setRange(base, top * std::pow(top / base, 0.3));
+    } else {
+        valueAxis->setRange(0, top > 0 ? top * 1.45 : 1);
+    }
     if (flat) {
         // The value axis's last tick label is centred on the plot's right edge: room for half of
         // it, where nothing else (the right axis is hidden) makes the margin.
@@ -404,6 +428,9 @@ void ChartWidget::drawBars()
                 reach[at]
                     = m_chart.stacked ? reach[at] + s.values[k] : std::max(reach[at], s.values[k]);
         }
+    if (base > 0) // how far a bar reaches across a log axis
+        for (double &r : reach)
+            r = r > base ? std::log10(r / base) : 0.0;
     const std::size_t quarter = std::max<std::size_t>(1, reach.size() / 4);
     double first = 0, last = 0;
     for (std::size_t k = 0; k < quarter && k < reach.size(); ++k) {
