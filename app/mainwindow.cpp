@@ -95,6 +95,22 @@ MainWindow::MainWindow(QWidget *parent)
         m_charts->setKind(charts::ChartKind::Compare);
         m_charts->reload();
     });
+    connect(m_study, &views::StudyPanel::designStudyRequested, this, [this] {
+        const std::string system = selectedSystem();
+        if (system.empty())
+            statusBar()->showMessage(
+                tr("Compose a system first: a study varies a composed system."), 8000);
+        else
+            m_study->studyDesign(m_document.design(), system);
+    });
+    connect(m_study, &views::StudyPanel::chartRequested, this, [this](charts::ChartKind kind) {
+        m_charts->setKind(kind);
+        m_charts->reload();
+        if (auto *dock = findChild<QDockWidget *>(QStringLiteral("chartDock"))) {
+            dock->show();
+            dock->raise();
+        }
+    });
     connect(m_experiments, &views::ExperimentsView::selectionChanged, m_charts,
             &views::ChartsPanel::setRunIds);
     connect(m_import, &ImportRunner::finished, m_charts, &views::ChartsPanel::reload);
@@ -255,6 +271,43 @@ void MainWindow::followSelection()
             return;
         }
     }
+}
+
+std::string MainWindow::selectedSystem() const
+{
+    const design::Design &d = m_document.design();
+    for (const std::string &id : m_scene->selectedIds())
+        for (const design::System &s : d.systems)
+            if (s.host == id
+                || std::find(s.devices.begin(), s.devices.end(), id) != s.devices.end())
+                return s.name;
+    return d.systems.empty() ? std::string() : d.systems.front().name;
+}
+
+void MainWindow::varySelection()
+{
+    const std::string system = selectedSystem();
+    if (system.empty()) {
+        statusBar()->showMessage(tr("Compose a system first: a study varies a composed system."),
+                                 8000);
+        return;
+    }
+    // A GPU selected: vary its model; a host: how many GPUs; anything else: the benchmark.
+    QString axis = QStringLiteral("benchmark");
+    const std::vector<std::string> ids = m_scene->selectedIds();
+    if (!ids.empty()) {
+        const design::Device *device = m_document.design().device(ids.front());
+        if (device && catalog::Catalog::builtin().gpu(device->model))
+            axis = QStringLiteral("gpu");
+        else if (m_document.design().host(ids.front()))
+            axis = QStringLiteral("gpus");
+    }
+    m_study->studyDesign(m_document.design(), system);
+    if (auto *dock = findChild<QDockWidget *>(QStringLiteral("studyDock"))) {
+        dock->show();
+        dock->raise();
+    }
+    m_study->askVary(axis);
 }
 
 void MainWindow::fitAfterLoad()

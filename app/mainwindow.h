@@ -133,6 +133,10 @@ private:
 
     void fitAfterLoad();
     void followSelection();
+    // The composed system the canvas selection belongs to, or the first; "" without systems.
+    std::string selectedSystem() const;
+    // Edit > Vary in Study: a study of the selected system, an axis chosen by what is selected.
+    void varySelection();
 
     Document m_document;
     fabric::Analysis m_analysis;                              // of the last refresh

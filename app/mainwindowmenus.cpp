@@ -33,6 +33,9 @@ void MainWindow::createMenus()
     edit->addAction(undo);
     edit->addAction(redo);
     m_controller->addEditActions(edit);
+    edit->addSeparator();
+    edit->addAction(tr("&Vary in Study..."), QKeySequence(tr("Ctrl+Shift+Y")), this,
+                    &MainWindow::varySelection);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     m_controller->addViewActions(view);

@@ -198,20 +198,28 @@ Study readStudy(std::string_view text, const std::string &file, const catalog::C
 
     ObjectReader base = r.object("base");
     if (base.has("design")) {
-        s.designPath = base.string("design");
-        const std::filesystem::path p(s.designPath);
-        if (p.is_relative())
-            s.designPath = (std::filesystem::path(file).parent_path() / p).string();
+        std::string designName;
+        if (const Json &inline_ = base.raw("design"); inline_.is_object()) {
+            // The design written into the study (the GUI's study of the open design).
+            designName = file + " at " + base.pointer("design");
+            s.baseDesign = std::make_shared<const design::Design>(
+                design::readDesign(inline_.dump(), designName));
+        } else {
+            s.designPath = base.string("design");
+            const std::filesystem::path p(s.designPath);
+            if (p.is_relative())
+                s.designPath = (std::filesystem::path(file).parent_path() / p).string();
+            designName = s.designPath;
+            s.baseDesign = std::make_shared<const design::Design>(
+                design::loadDesign(s.designPath)); // throws InputError naming it
+        }
         s.system = base.string("system", "");
-        s.baseDesign = std::make_shared<const design::Design>(
-            design::loadDesign(s.designPath)); // throws InputError naming it
         const design::Design &d = *s.baseDesign;
         bool found = s.system.empty() && !d.systems.empty();
         for (const design::System &sys : d.systems)
             found = found || sys.name == s.system;
         if (!found)
-            base.fail("system",
-                      s.designPath + " has no composed system named \"" + s.system + "\"");
+            base.fail("system", designName + " has no composed system named \"" + s.system + "\"");
         if (s.system.empty())
             s.system = d.systems.front().name;
     } else {
@@ -244,7 +252,7 @@ Study readStudy(std::string_view text, const std::string &file, const catalog::C
         const auto &names = studyAxisNames();
         if (std::find(names.begin(), names.end(), axis.name) == names.end())
             a.fail("name", "unknown axis \"" + axis.name + "\"; a study varies " + joined(names));
-        if (!s.designPath.empty() && kNodeOnlyAxes.count(axis.name))
+        if (s.baseDesign && kNodeOnlyAxes.count(axis.name))
             a.fail("name", "the axis " + axis.name
                                + " needs a synthesised node base (\"base\": {\"node\": ...}); a "
                                  "design base varies gpu, gpus, nodes and the run");
@@ -303,6 +311,25 @@ Study readStudy(std::string_view text, const std::string &file, const catalog::C
     return s;
 }
 
+bool isNodeOnlyAxis(const std::string &axis)
+{
+    return kNodeOnlyAxes.count(axis) > 0;
+}
+
+std::string designStudyText(const design::Design &design, const std::string &system,
+                            const std::string &name)
+{
+    OrderedJson study;
+    study["format"] = "composelab-study";
+    study["version"] = Study::kVersion;
+    study["name"] = name;
+    study["description"] = "Variants of " + system + ", from its design.";
+    study["base"]["design"] = OrderedJson::parse(design::writeDesign(design));
+    study["base"]["system"] = system;
+    study["axes"] = OrderedJson::array();
+    return study.dump(2) + "\n";
+}
+
 std::string_view seedStudyText()
 {
     for (const EmbeddedFile &f : embeddedFiles())
@@ -346,7 +373,7 @@ struct CompositionValues
 std::string compositionName(const Study &s, const StudyNode &n)
 {
     std::string name;
-    if (!s.designPath.empty()) {
+    if (s.baseDesign) {
         name = s.system + " " + std::to_string(n.gpus) + "x " + n.gpu;
     } else {
         name = n.placement + " " + std::to_string(n.gpus) + "x " + n.gpu;
@@ -492,14 +519,14 @@ StudyRunner::StudyRunner(const Study &study, const catalog::Catalog &catalog,
                 comp.dropped = "no network joins the nodes", comp.platform.reset();
         }
         OrderedJson desc{{"gpu", n.gpu}, {"gpus", n.gpus}, {"nodes", n.nodes}};
-        if (study.designPath.empty()) {
+        if (!study.baseDesign) {
             desc["placement"] = n.placement;
             desc["uplinks"] = n.uplinks;
             desc["nvlink"] = n.nvlink;
             desc["pcie_gen"] = n.pcieGen;
             desc["host"] = n.host;
         } else {
-            desc["design"] = study.designPath;
+            desc["design"] = study.designPath.empty() ? "(in the study)" : study.designPath;
             desc["system"] = study.system;
         }
         desc["study"] = study.name;

@@ -69,11 +69,18 @@ struct Study
 
 // The axes a study may vary, in the order the documentation lists them.
 const std::vector<std::string> &studyAxisNames();
+// An axis that moves hardware about (placement, uplinks, ...): a design base has its own.
+bool isNodeOnlyAxis(const std::string &axis);
 
 // Reads a study; bad input (an unknown axis or value, a wrong type, more than kMaxPoints points)
 // throws InputError naming the file, the JSON pointer and what is allowed. A relative design path
 // is taken from the study file's folder.
 Study readStudy(std::string_view text, const std::string &file, const catalog::Catalog &catalog);
+
+// A study of one system of a design, the design written into it, no axes yet (one point): what
+// the GUI starts from when the user varies the open design.
+std::string designStudyText(const design::Design &design, const std::string &system,
+                            const std::string &name);
 
 // The bundled seed study (resources/studies/seed.clabstudy): the composable-system paper's
 // aggregations and reconfigurations.

@@ -242,6 +242,36 @@ private Q_SLOTS:
                     "no composed system named \"Z\""));
     }
 
+    void designWrittenIntoTheStudy()
+    {
+        // The GUI's study of the open design: the design inline, no file beside it. It predicts
+        // what the same study of the design saved to a file predicts.
+        std::string text
+            = perf::designStudyText(design::seedTestbed(), "A: 4 GPUs on one uplink", "inline");
+        Json j = Json::parse(text);
+        QVERIFY(j["base"]["design"].is_object());
+        QCOMPARE(j["axes"].size(), std::size_t(0));
+        j["axes"] = Json::parse(R"([{"name": "gpus", "values": [1, 4]}])");
+        const perf::Study s = perf::readStudy(j.dump(), "/nowhere/inline.clabstudy", cat());
+        QVERIFY(s.designPath.empty());
+        QCOMPARE(s.points(), std::uint64_t(2));
+        const auto all = evaluateAll(perf::StudyRunner(s, cat(), perf::Calibration::builtin()));
+        QTemporaryDir dir;
+        design::saveDesign(design::seedTestbed(), path(dir, "testbed.clab"));
+        j["base"]["design"] = "testbed.clab";
+        const auto fromFile = evaluateAll(
+            perf::StudyRunner(perf::readStudy(j.dump(), path(dir, "f.clabstudy"), cat()), cat(),
+                              perf::Calibration::builtin()));
+        QCOMPARE(all.size(), fromFile.size());
+        for (std::size_t i = 0; i < all.size(); ++i)
+            QCOMPARE(all[i].prediction.stepS, fromFile[i].prediction.stepS);
+        // A broken inline design is named by the study file and the place.
+        j["base"]["design"]
+            = Json::parse(R"({"formatVersion": 1, "appVersion": "0.1.0", "hosts": 3})");
+        const std::string e = readError(j.dump(), "/nowhere/inline.clabstudy");
+        QVERIFY2(has(e, "inline.clabstudy at /base/design"), e.c_str());
+    }
+
     void excludeAndRequestRules()
     {
         const perf::Study s

@@ -2,10 +2,16 @@
 // table, dropped points summed up, Cancel storing nothing, a bad study named.
 #include "views/study/studypanel.h"
 
+#include "catalog/catalog.h"
+#include "design/examples.h"
+#include "perf/study.h"
 #include "store/store.h"
 #include "util/fileio.h"
 
+#include <QApplication>
+#include <QDialog>
 #include <QPushButton>
+#include <QTimer>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
@@ -99,6 +105,79 @@ private Q_SLOTS:
         QVERIFY(panel.status().contains(QStringLiteral("Cancelled")));
         store::Store s(db);
         QCOMPARE(s.count(store::Table::Runs), std::int64_t(0));
+    }
+
+    void studyOfTheOpenDesignVariedAndSaved()
+    {
+        views::StudyPanel panel;
+        const std::string system = "A: 4 GPUs on one uplink";
+        panel.studyDesign(design::seedTestbed(), system);
+        QCOMPARE(panel.points(), std::uint64_t(1));
+        QVERIFY(panel.vary(QStringLiteral("gpus"), QStringLiteral("1, 4")));
+        QVERIFY(panel.vary(QStringLiteral("benchmark"), QStringLiteral("resnet50, bert_large")));
+        QCOMPARE(panel.points(), std::uint64_t(4));
+        QVERIFY(panel.vary(QStringLiteral("gpus"), QStringLiteral(" 1,2 , 4"))); // replaced
+        QCOMPARE(panel.points(), std::uint64_t(6));
+        // Refused values leave the study as it was, and say why.
+        QVERIFY(!panel.vary(QStringLiteral("placement"), QStringLiteral("local")));
+        QVERIFY2(panel.status().contains(QStringLiteral("needs a synthesised node base")),
+                 qPrintable(panel.status()));
+        QVERIFY(!panel.vary(QStringLiteral("gpu"), QStringLiteral("NoSuchGPU")));
+        QVERIFY2(panel.status().startsWith(QStringLiteral("Not varied"))
+                     && panel.status().contains(QStringLiteral("unknown GPU \"NoSuchGPU\"")),
+                 qPrintable(panel.status()));
+        QVERIFY(!panel.vary(QStringLiteral("gpus"), QStringLiteral(" , ")));
+        QCOMPARE(panel.points(), std::uint64_t(6));
+        // The design again (after an edit): the axes stay.
+        panel.studyDesign(design::seedTestbed(), system);
+        QCOMPARE(panel.points(), std::uint64_t(6));
+        // Saved, it reads back as the same study, the design inside it.
+        const QString file = m_dir.filePath(QStringLiteral("mine.clabstudy"));
+        QVERIFY(panel.saveStudy(file));
+        const perf::Study back = perf::readStudy(readTextFile(file.toStdString()),
+                                                 file.toStdString(), catalog::Catalog::builtin());
+        QCOMPARE(back.points(), std::uint64_t(6));
+        QCOMPARE(back.system, system);
+        // It runs, and the dock asks the Chart dock for its charts.
+        panel.setStorePath(m_dir.filePath(QStringLiteral("design.sqlite")));
+        QSignalSpy done(&panel, &views::StudyPanel::finished);
+        QVERIFY(click(panel, QStringLiteral("Run")));
+        QVERIFY(done.wait(20000));
+        QCOMPARE(panel.model()->rowCount(), 6);
+        QSignalSpy chart(&panel, &views::StudyPanel::chartRequested);
+        QVERIFY(click(panel, QStringLiteral("Scaling")));
+        QCOMPARE(chart.size(), 1);
+        QCOMPARE(chart.first().first().value<charts::ChartKind>(), charts::ChartKind::Scaling);
+    }
+
+    void everyStartingValueOfVaryIsAccepted()
+    {
+        // What Vary… offers for an axis the study lacks is a study the model can run: each
+        // axis, its starting values accepted as they are.
+        views::StudyPanel panel;
+        panel.openSeedStudy(); // a node base offers every axis
+        std::uint64_t points = panel.points();
+        for (const std::string &axis : perf::studyAxisNames()) {
+            if (axis == "host")
+                continue; // starts empty: the user names a host
+            // The dialog is accepted; a complaint that follows (and the dialog again) closes.
+            int shown = 0;
+            QTimer answer;
+            answer.setInterval(10);
+            connect(&answer, &QTimer::timeout, this, [&shown] {
+                if (auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget()))
+                    ++shown == 1 ? dialog->accept() : dialog->reject();
+            });
+            answer.start();
+            panel.askVary(QString::fromStdString(axis));
+            answer.stop();
+            QVERIFY2(
+                !panel.status().startsWith(QStringLiteral("Not varied")),
+                qPrintable(QString::fromStdString(axis) + QStringLiteral(": ") + panel.status()));
+            QVERIFY(panel.points() >= 1);
+            points = panel.points();
+        }
+        QVERIFY(points > 1);
     }
 
     void badStudyIsNamed()

@@ -1,15 +1,20 @@
 #include "views/study/studypanel.h"
+#include "views/study/varydialog.h"
 
 #include "catalog/catalog.h"
+#include "design/design.h"
 #include "perf/studyrun.h"
 #include "store/store.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
+#include "workload/workload.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -39,6 +44,100 @@ QStandardItem *number(double value, int decimals)
     return item;
 }
 
+QString joined(const std::vector<std::string> &names)
+{
+    QStringList list;
+    for (const std::string &n : names)
+        list << QString::fromStdString(n);
+    return list.join(QStringLiteral(", "));
+}
+
+template<typename Map>
+std::vector<std::string> keysOf(const Map &map)
+{
+    std::vector<std::string> keys;
+    for (const auto &entry : map)
+        keys.push_back(entry.first);
+    return keys;
+}
+
+// What Vary… offers for an axis the study does not vary yet, and what the axis accepts.
+VaryDialog::AxisChoice startingChoice(const std::string &axis)
+{
+    const catalog::Catalog &catalog = catalog::Catalog::builtin();
+    const QString name = QString::fromStdString(axis);
+    if (axis == "gpu") {
+        std::vector<std::string> start;
+        for (const char *id : {"A100-PCIe-40GB", "H100-PCIe-80GB", "L40S"})
+            if (catalog.gpu(id))
+                start.push_back(id);
+        return {
+            name, joined(start),
+            VaryDialog::tr("GPU models of the catalog: %1").arg(joined(keysOf(catalog.gpus())))};
+    }
+    if (axis == "gpus")
+        return {name, QStringLiteral("1, 2, 4, 8"), VaryDialog::tr("GPUs per system, 1 to 1024")};
+    if (axis == "nodes")
+        return {name, QStringLiteral("1, 2, 4, 8"),
+                VaryDialog::tr("copies of the system joined by a network, 1 to 100,000")};
+    if (axis == "placement")
+        return {name, QStringLiteral("local, pooled"),
+                VaryDialog::tr("local (the host's root ports) or pooled (a PCIe chassis)")};
+    if (axis == "uplinks")
+        return {name, QStringLiteral("1, 2"),
+                VaryDialog::tr("host cables into each chassis, 1-16")};
+    if (axis == "nvlink")
+        return {name, QStringLiteral("false, true"),
+                VaryDialog::tr("NVLink bridges: true or false")};
+    if (axis == "pcie_gen")
+        return {name, QStringLiteral("4, 5"), VaryDialog::tr("PCIe generation, 3 to 6")};
+    if (axis == "host")
+        return {
+            name, QString(),
+            VaryDialog::tr("host models of the catalog: %1").arg(joined(keysOf(catalog.hosts())))};
+    if (axis == "benchmark")
+        return {name, QStringLiteral("resnet50, bert_large, mobilenet_v2, yolov5s"),
+                VaryDialog::tr("workloads: %1")
+                    .arg(joined(keysOf(workload::Library::builtin().all())))};
+    if (axis == "global_batch")
+        return {name, QStringLiteral("0"),
+                VaryDialog::tr("global batch sizes; 0: the batch that trains fastest")};
+    if (axis == "precision")
+        return {name, QStringLiteral("fp16, fp32"),
+                VaryDialog::tr("fp32, tf32, fp16, bf16 or fp8")};
+    if (axis == "software")
+        return {name, QStringLiteral("mlperf-3.1, mlperf-4.1"),
+                VaryDialog::tr("calibrated software stacks: %1")
+                    .arg(joined(keysOf(perf::Calibration::builtin().software)))};
+    return {name, QString(), QString()};
+}
+
+// "1, 2, fp16, true" as JSON values: whole numbers, true or false, or text.
+Json axisValues(const QString &text)
+{
+    Json values = Json::array();
+    for (QString part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        part = part.trimmed();
+        bool whole = false;
+        const qlonglong n = part.toLongLong(&whole);
+        if (whole)
+            values.push_back(n);
+        else if (part == QLatin1String("true") || part == QLatin1String("false"))
+            values.push_back(part == QLatin1String("true"));
+        else if (!part.isEmpty())
+            values.push_back(part.toStdString());
+    }
+    return values;
+}
+
+QString valuesText(const Json &values)
+{
+    QStringList parts;
+    for (const Json &v : values)
+        parts << QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
+    return parts.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 StudyPanel::StudyPanel(QWidget *parent)
@@ -47,6 +146,8 @@ StudyPanel::StudyPanel(QWidget *parent)
     , m_status(new QLabel)
     , m_run(new QPushButton(tr("&Run")))
     , m_cancel(new QPushButton(tr("Cancel")))
+    , m_vary(new QPushButton(tr("&Vary…")))
+    , m_save(new QPushButton(tr("Save…")))
     , m_progress(new QProgressBar)
     , m_model(new QStandardItemModel(this))
     , m_sorted(new QSortFilterProxyModel(this))
@@ -56,8 +157,14 @@ StudyPanel::StudyPanel(QWidget *parent)
     auto *seed = new QPushButton(tr("Seed Study"));
     seed->setToolTip(tr("The composable-system paper's study: local against pooled GPUs, 1 to 8 "
                         "GPUs, one or two chassis uplinks, four benchmarks"));
+    auto *fromDesign = new QPushButton(tr("From Design"));
+    fromDesign->setToolTip(tr("A study of the selected system of the open design (or its first)"));
+    m_vary->setToolTip(tr("Add an axis to the study, or change the values of one"));
+    m_save->setToolTip(tr("Save the study as a .clabstudy file"));
     m_run->setEnabled(false);
     m_cancel->setEnabled(false);
+    m_vary->setEnabled(false);
+    m_save->setEnabled(false);
     m_progress->setVisible(false);
     // A long message wraps instead of widening the dock.
     m_status->setWordWrap(true);
@@ -67,12 +174,35 @@ StudyPanel::StudyPanel(QWidget *parent)
     buttons->addWidget(m_title, 1);
     buttons->addWidget(open);
     buttons->addWidget(seed);
+    buttons->addWidget(fromDesign);
+    buttons->addWidget(m_vary);
+    buttons->addWidget(m_save);
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
+    // The charts of the stored points, drawn by the Chart dock.
+    auto *chartRow = new QHBoxLayout;
+    chartRow->addWidget(m_status, 1);
+    chartRow->addWidget(new QLabel(tr("Chart:")));
+    const std::pair<QString, charts::ChartKind> kinds[]
+        = {{tr("Compare"), charts::ChartKind::Compare},
+           {tr("Pareto"), charts::ChartKind::Pareto},
+           {tr("Scaling"), charts::ChartKind::Scaling}};
+    for (const auto &[label, kind] : kinds) {
+        auto *b = new QPushButton(label);
+        b->setEnabled(false);
+        connect(b, &QPushButton::clicked, this,
+                [this, kind = kind] { Q_EMIT chartRequested(kind); });
+        chartRow->addWidget(b);
+        m_chartButtons.push_back(b);
+    }
+    m_chartButtons[0]->setToolTip(
+        tr("The variants side by side, each split into where its time goes"));
+    m_chartButtons[1]->setToolTip(tr("Time to train against cost, with the front drawn"));
+    m_chartButtons[2]->setToolTip(tr("Time to train against the GPU count, a curve per variant"));
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
-    layout->addWidget(m_status);
+    layout->addLayout(chartRow);
     layout->addWidget(m_table, 1);
     m_model->setHorizontalHeaderLabels(
         {tr("System"), tr("Benchmark"), tr("Global batch"), tr("Precision"), tr("Samples/s"),
@@ -98,6 +228,9 @@ StudyPanel::StudyPanel(QWidget *parent)
         openStudy(path);
     });
     connect(seed, &QPushButton::clicked, this, &StudyPanel::openSeedStudy);
+    connect(fromDesign, &QPushButton::clicked, this, &StudyPanel::designStudyRequested);
+    connect(m_vary, &QPushButton::clicked, this, [this] { askVary(); });
+    connect(m_save, &QPushButton::clicked, this, &StudyPanel::save);
     connect(m_run, &QPushButton::clicked, this, &StudyPanel::run);
     connect(m_cancel, &QPushButton::clicked, this, &StudyPanel::cancel);
 }
@@ -115,25 +248,146 @@ QString StudyPanel::status() const
     return m_status->text();
 }
 
-void StudyPanel::load(const std::string &text, const std::string &file)
+bool StudyPanel::load(const std::string &text, const std::string &file)
 {
     if (m_thread)
-        return;
+        return false;
     try {
         auto study = std::make_unique<perf::Study>(
             perf::readStudy(text, file, catalog::Catalog::builtin()));
+        OrderedJson json = OrderedJson::parse(text);
+        // Saved elsewhere, the study still finds its design.
+        if (!study->designPath.empty())
+            json["base"]["design"] = study->designPath;
         m_study = std::move(study);
+        m_json = std::move(json);
     } catch (const InputError &e) {
         m_status->setText(tr("Not opened: %1").arg(QString::fromStdString(e.what())));
-        return;
+        return false;
     }
     m_runner.reset();
-    m_title->setText(tr("<b>%1</b>: %2 points")
-                         .arg(QString::fromStdString(m_study->name).toHtmlEscaped())
-                         .arg(m_study->points()));
+    QStringList axes;
+    for (const perf::StudyAxis &a : m_study->axes)
+        axes << QStringLiteral("%1 (%2)").arg(QString::fromStdString(a.name)).arg(a.values.size());
+    m_title->setText(
+        tr("<b>%1</b>: %n point(s)", nullptr, int(m_study->points()))
+            .arg(QString::fromStdString(m_study->name).toHtmlEscaped())
+        + (axes.isEmpty() ? QString() : QStringLiteral(" — ") + axes.join(QStringLiteral(" × "))));
     m_title->setToolTip(QString::fromStdString(m_study->description));
-    m_status->setText(tr("Run it to predict every point."));
-    m_run->setEnabled(true);
+    m_status->setText(m_study->axes.empty() ? tr("Vary… adds an axis; Run predicts every point.")
+                                            : tr("Run it to predict every point."));
+    updateButtons();
+    return true;
+}
+
+void StudyPanel::updateButtons()
+{
+    const bool idle = !m_thread;
+    m_run->setEnabled(idle && m_study);
+    m_vary->setEnabled(idle && m_study);
+    m_save->setEnabled(idle && m_study);
+    m_cancel->setEnabled(!idle);
+    for (QPushButton *b : m_chartButtons)
+        b->setEnabled(idle && !m_storePath.isEmpty());
+}
+
+std::uint64_t StudyPanel::points() const
+{
+    return m_study ? m_study->points() : 0;
+}
+
+void StudyPanel::studyDesign(const design::Design &design, const std::string &system)
+{
+    const std::string text = perf::designStudyText(design, system, "study of " + system);
+    // The same system again (after an edit of the design): the design is the new one, the axes
+    // stay.
+    if (m_study && m_study->baseDesign && m_study->designPath.empty() && m_study->system == system
+        && m_json.contains("axes")) {
+        OrderedJson json = OrderedJson::parse(text);
+        json["axes"] = m_json["axes"];
+        if (load(json.dump(2) + "\n", "untitled.clabstudy"))
+            return;
+    }
+    load(text, "untitled.clabstudy");
+}
+
+bool StudyPanel::vary(const QString &axis, const QString &values)
+{
+    if (!m_study || m_thread)
+        return false;
+    const Json parsed = axisValues(values);
+    if (parsed.empty()) {
+        m_status->setText(tr("Not varied: %1 needs at least one value.").arg(axis));
+        return false;
+    }
+    OrderedJson json = m_json;
+    OrderedJson &axes = json["axes"];
+    bool replaced = false;
+    for (OrderedJson &a : axes)
+        if (a.value("name", std::string()) == axis.toStdString()) {
+            a["values"] = parsed;
+            replaced = true;
+        }
+    if (!replaced)
+        axes.push_back(OrderedJson{{"name", axis.toStdString()}, {"values", parsed}});
+    if (!load(json.dump(2) + "\n", m_study->file)) {
+        m_status->setText(m_status->text().replace(tr("Not opened: "), tr("Not varied: ")));
+        return false;
+    }
+    return true;
+}
+
+void StudyPanel::askVary(const QString &axis)
+{
+    if (!m_study || m_thread)
+        return;
+    std::vector<VaryDialog::AxisChoice> choices;
+    for (const std::string &name : perf::studyAxisNames()) {
+        if (m_study->baseDesign && perf::isNodeOnlyAxis(name))
+            continue; // a design already has them
+        VaryDialog::AxisChoice choice = startingChoice(name);
+        for (const perf::StudyAxis &a : m_study->axes)
+            if (a.name == name)
+                choice.values = valuesText(Json(a.values));
+        choices.push_back(choice);
+    }
+    VaryDialog dialog(choices, axis, this);
+    while (dialog.exec() == QDialog::Accepted) {
+        if (vary(dialog.axis(), dialog.values()))
+            return;
+        QMessageBox::warning(this, tr("Vary"), m_status->text());
+    }
+}
+
+bool StudyPanel::saveStudy(const QString &path)
+{
+    if (!m_study)
+        return false;
+    try {
+        writeFileAtomically(path.toStdString(), m_json.dump(2) + "\n");
+    } catch (const std::exception &e) {
+        m_status->setText(tr("Not saved: %1").arg(QString::fromStdString(e.what())));
+        return false;
+    }
+    m_status->setText(tr("Saved to %1.").arg(path));
+    return true;
+}
+
+void StudyPanel::save()
+{
+    QSettings settings;
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Study"),
+        QDir(settings.value(QStringLiteral("studyFolder")).toString())
+            .filePath(QString::fromStdString(m_study ? m_study->name : "study")
+                      + QStringLiteral(".clabstudy")),
+        tr("Studies (*.clabstudy)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".clabstudy")))
+        path += QLatin1String(".clabstudy");
+    settings.setValue(QStringLiteral("studyFolder"), QFileInfo(path).absolutePath());
+    saveStudy(path);
 }
 
 bool StudyPanel::openStudy(const QString &path)
@@ -166,8 +420,6 @@ void StudyPanel::run()
     m_results.clear();
     m_dropped.clear();
     m_predicted = 0;
-    m_run->setEnabled(false);
-    m_cancel->setEnabled(true);
     m_progress->setVisible(true);
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
@@ -220,6 +472,7 @@ void StudyPanel::run()
             Qt::QueuedConnection);
     });
     m_thread->start();
+    updateButtons();
 }
 
 void StudyPanel::cancel()
@@ -232,8 +485,7 @@ void StudyPanel::showResults(bool cancelled, const QString &message)
     m_thread->wait();
     delete m_thread;
     m_progress->setVisible(false);
-    m_run->setEnabled(true);
-    m_cancel->setEnabled(false);
+    updateButtons();
     m_model->removeRows(0, m_model->rowCount());
     if (cancelled) {
         m_results.clear();
