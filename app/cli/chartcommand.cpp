@@ -131,7 +131,8 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
         ->check(wholeNumber(200, 10000));
     cmd->add_option(
            "--height", options.height,
-           "Height in pixels at 96 dpi (default 560, taller for a long list of categories)")
+           "Height in pixels at 96 dpi (default 560, taller for a long list of categories or a "
+           "narrow chart's long legend)")
         ->check(wholeNumber(150, 10000));
     cmd->add_option("--size", options.size,
                     "Width x height with a unit: 6x4in, 15x10cm or 900x560px (instead of "

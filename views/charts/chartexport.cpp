@@ -110,8 +110,10 @@ bool exportChartData(const charts::ChartData &chart, const ExportLayout &layout,
 {
     ChartWidget widget;
     widget.setTextScale(layout.textScale);
-    widget.resize(layout.width > 0 ? layout.width : 900,
-                  layout.height > 0 ? layout.height : ChartWidget::preferredHeight(chart));
+    const int width = layout.width > 0 ? layout.width : 900;
+    widget.resize(width, layout.height > 0
+                             ? layout.height
+                             : ChartWidget::preferredHeight(chart, layout.textScale, width));
     widget.setChart(chart);
     return exportChart(widget, path, dpi, error);
 }

@@ -17,6 +17,12 @@ namespace {
 // crowd (more than 12), and a sub-grid line at every whole multiple in between.
 class OneTwoFiveTicker : public QCPAxisTicker
 {
+public:
+    // At most this many labelled ticks inside the range: 1-2-5 per decade, else 1-3, else
+    // decades alone.
+    static constexpr int kMaxTicks = 12;
+    int maxTicks = kMaxTicks;
+
 protected:
     QVector<double> createTickVector(double, const QCPRange &range) override
     {
@@ -28,7 +34,8 @@ protected:
         // One tick beyond each end, so that the sub-grid reaches the edges (QCustomPlot trims
         // what lies outside the range).
         for (const std::initializer_list<double> &steps :
-             {std::initializer_list<double>{1, 2, 5}, std::initializer_list<double>{1}}) {
+             {std::initializer_list<double>{1, 2, 5}, std::initializer_list<double>{1, 3},
+              std::initializer_list<double>{1}}) {
             ticks.clear();
             int inside = 0;
             for (int e = first - 1; e <= last; ++e)
@@ -40,7 +47,7 @@ protected:
                         || (v > range.upper && ticks.size() && ticks.back() <= range.upper))
                         ticks << v;
                 }
-            if (inside <= 12)
+            if (inside <= maxTicks)
                 break;
         }
         return ticks;
@@ -127,6 +134,16 @@ void ChartWidget::resizeEvent(QResizeEvent *event)
 {
     fitTitle(event->size().width());
     QCustomPlot::resizeEvent(event);
+    // Ticks as many as the new size has room for.
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        if (const QSharedPointer<QCPAxisTicker> ticker = axis->ticker()) {
+            if (auto oneTwoFive = qSharedPointerDynamicCast<OneTwoFiveTicker>(ticker))
+                oneTwoFive->maxTicks = OneTwoFiveTicker::kMaxTicks;
+            else if (!qSharedPointerDynamicCast<QCPAxisTickerText>(ticker))
+                ticker->setTickCount(5);
+        }
+    }
+    replotFitted();
 }
 
 void ChartWidget::fitTitle(int width)
@@ -253,7 +270,61 @@ void ChartWidget::setChart(const charts::ChartData &chart)
     else
         drawLines();
     fitTitle(width()); // the legend has its place now
+    replotFitted();
+}
+
+bool ChartWidget::fitTicks()
+{
+    // After a layout: a number axis whose neighbouring tick labels touch (slides text on a 6 in
+    // chart, bars beside long labels) takes fewer ticks. True when one did: lay out again.
+    bool changed = false;
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+        if (!ticker || qSharedPointerDynamicCast<QCPAxisTickerText>(ticker))
+            continue; // categories and message sizes place their own
+        const QVector<double> ticks = axis->tickVector();
+        const QVector<QString> labels = axis->tickVectorLabels();
+        const QFontMetrics metrics(axis->tickLabelFont());
+        const bool across = axis->orientation() == Qt::Horizontal;
+        bool crowded = false;
+        for (int i = 1; i < ticks.size() && i < labels.size(); ++i) {
+            const double gap
+                = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+            const double need = across ? (metrics.horizontalAdvance(labels[i])
+                                          + metrics.horizontalAdvance(labels[i - 1]))
+                                                 / 2.0
+                                             + metrics.averageCharWidth()
+                                       : 1.1 * metrics.height();
+            crowded = crowded || gap < need;
+        }
+        if (!crowded)
+            continue;
+        if (auto oneTwoFive = qSharedPointerDynamicCast<OneTwoFiveTicker>(ticker)) {
+            if (oneTwoFive->maxTicks <= 2)
+                continue;
+            oneTwoFive->maxTicks = std::max(2, int(ticks.size()) - 1);
+        } else {
+            if (ticker->tickCount() <= 2)
+                continue;
+            ticker->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+            ticker->setTickCount(std::min(ticker->tickCount(), int(ticks.size())) - 1);
+        }
+        changed = true;
+    }
+    return changed;
+}
+
+void ChartWidget::replotFitted()
+{
+    // The top tick label is centred on the plot's top edge: room for its upper half below the
+    // title.
+    const QFontMetrics metrics(yAxis->tickLabelFont());
+    QMargins margins = axisRect()->minimumMargins();
+    margins.setTop(std::max(margins.top(), metrics.height() / 2 + 2));
+    axisRect()->setMinimumMargins(margins);
     replot();
+    for (int i = 0; i < 6 && fitTicks(); ++i)
+        replot();
 }
 
 void ChartWidget::useCategoryTicks(QCPAxis *axis, const std::vector<std::string> &labels)
@@ -450,12 +521,20 @@ void ChartWidget::drawBars()
                 : (Qt::AlignTop | (atStart ? Qt::AlignLeft : Qt::AlignRight)));
 }
 
-int ChartWidget::preferredHeight(const charts::ChartData &chart)
+int ChartWidget::preferredHeight(const charts::ChartData &chart, double textScale, int width)
 {
     // A category row needs about a line and a half of 9 pt text; the rest is title and axes.
-    if (!chart.horizontal)
-        return 560;
-    return std::max(560, 150 + 20 * int(chart.categories.size()));
+    int height = 560;
+    if (chart.horizontal)
+        height = std::max(height, int(textScale * (150 + 20 * int(chart.categories.size()))));
+    // A narrow chart's long legend lies below the plot (placeLegend), in as many columns as fit,
+    // a row of 8 pt text each: the plot keeps its height above it.
+    const int entries = int(chart.series.size());
+    if (width < kNarrowWidth && entries > kMaxLegendInside) {
+        const int columns = std::max(1, (width - 40) / int(200 * textScale));
+        height += int(textScale * 16 * ((entries + columns - 1) / columns));
+    }
+    return height;
 }
 
 void ChartWidget::drawLines()

@@ -29,8 +29,11 @@ public:
     QCPColorScale *colorScale() const { return m_colorScale; }
     QStringList legendNames() const;
 
-    // The height a chart needs to show every category label apart (560 unless bars lie flat).
-    static int preferredHeight(const charts::ChartData &chart);
+    // The height a chart `width` pixels wide needs to show every category label and legend
+    // entry apart (560 unless bars lie flat or a narrow chart's legend lies below it), its text
+    // at `textScale` (setTextScale).
+    static int preferredHeight(const charts::ChartData &chart, double textScale = 1,
+                               int width = 900);
     // Category labels longer than this (pixels) lose their middle to "…".
     static constexpr int kMaxLabelWidth = 300;
     // A legend of more entries goes beside the plot instead of into a corner of it.
@@ -55,6 +58,8 @@ private:
     void drawBoxes();
     void useCategoryTicks(QCPAxis *axis, const std::vector<std::string> &labels);
     void useLogTicks(QCPAxis *axis);
+    bool fitTicks();
+    void replotFitted();
     QFont textFont(double points, bool bold = false) const; // at the text scale
     double penWidth(double width) const { return width * m_textScale; }
 
