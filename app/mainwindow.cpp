@@ -28,6 +28,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QUndoGroup>
 #include <QFileDialog>
 #include <QFile>
 #include <QFileInfo>
@@ -73,6 +74,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_charts(new views::ChartsPanel)
     , m_cluster(new views::ClusterView)
     , m_study(new views::StudyPanel)
+    , m_undoGroup(new QUndoGroup(this))
     , m_controller(
           new CanvasController(&m_document, m_scene, m_canvas, m_inspector, m_palette, this))
     , m_autosave(new Autosave(&m_document, this))
@@ -114,7 +116,18 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_experiments, &views::ExperimentsView::selectionChanged, m_charts,
             &views::ChartsPanel::setRunIds);
     connect(m_import, &ImportRunner::finished, m_charts, &views::ChartsPanel::reload);
-    m_experiments->setUndoStack(m_document.undoStack());
+    // Undo follows the focus: the Experiments dock undoes deleted runs, everything else the
+    // design's edits. Deleting runs never marks the design modified, and opening another design
+    // keeps the store's undo.
+    m_undoGroup->addStack(m_document.undoStack());
+    m_undoGroup->addStack(m_experiments->undoStack());
+    m_undoGroup->setActiveStack(m_document.undoStack());
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget *, QWidget *now) {
+        if (now && window() == now->window())
+            m_undoGroup->setActiveStack(m_experiments->isAncestorOf(now)
+                                            ? m_experiments->undoStack()
+                                            : m_document.undoStack());
+    });
     m_experiments->setStorePath(storePath());
     connect(m_import, &ImportRunner::finished, m_experiments, &views::ExperimentsView::reload);
     connect(m_import, &ImportRunner::finished, this, &MainWindow::reloadStoredMeasurements);

@@ -15,6 +15,7 @@
 class QMenu;
 class QLabel;
 class QThread;
+class QUndoGroup;
 
 namespace clab {
 
@@ -155,6 +156,7 @@ private:
     views::ChartsPanel *m_charts;
     views::ClusterView *m_cluster;
     views::StudyPanel *m_study;
+    QUndoGroup *m_undoGroup;                       // the design's undo stack and the store's
     std::optional<design::Cluster> m_shownCluster; // the design's cluster the Cluster view shows
     CanvasController *m_controller;
     Autosave *m_autosave;

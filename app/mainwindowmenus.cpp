@@ -26,9 +26,9 @@ void MainWindow::createMenus()
 {
     createFileMenu();
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    QAction *undo = m_document.undoStack()->createUndoAction(this, tr("&Undo"));
+    QAction *undo = m_undoGroup->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
-    QAction *redo = m_document.undoStack()->createRedoAction(this, tr("&Redo"));
+    QAction *redo = m_undoGroup->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);

@@ -210,8 +210,7 @@ void TestExperiments::deleteAndUndo()
     QTemporaryDir dir;
     const QString db = makeStore(dir, 10);
     ExperimentsView view;
-    QUndoStack stack;
-    view.setUndoStack(&stack);
+    QUndoStack &stack = *view.undoStack();
     view.setStorePath(db);
     RunTableModel *m = view.model();
     QCOMPARE(m->rowCount(), 10);

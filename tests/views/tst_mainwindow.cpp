@@ -3,10 +3,14 @@
 #include "store/store.h"
 #include "views/canvas/canvasscene.h"
 #include "views/cluster/clusterview.h"
+#include "views/experiments/experimentsview.h"
+#include "views/experiments/runtablemodel.h"
 #include "views/findings/findingspanel.h"
 #include "views/systems/systemsview.h"
 
+#include <QAction>
 #include <QListWidget>
+#include <QTableView>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -27,6 +31,7 @@ private Q_SLOTS:
     void showsDesignCluster();
     void newFromMachine();
     void storedMeasurementsBesideTheModel();
+    void deletedRunsUndoApartFromTheDesign();
 
 private:
     QTemporaryDir m_settings;
@@ -195,6 +200,47 @@ void TestMainWindow::storedMeasurementsBesideTheModel()
     QCOMPARE(measured(), 6);
     const auto &first = w.analysis().systems.at(0).p2p.front();
     QVERIFY(first.measuredBy.find("p2pBandwidthLatencyTest") != std::string::npos);
+}
+
+void TestMainWindow::deletedRunsUndoApartFromTheDesign()
+{
+    // Deleting runs goes onto the store's own undo stack: the design stays unmodified, Undo
+    // with the focus in the Experiments dock brings the runs back, and opening another design
+    // keeps that undo.
+    QTemporaryDir dir;
+    const std::string db = dir.filePath(QStringLiteral("store.sqlite")).toStdString();
+    {
+        store::Store s(db);
+        const store::ImportReport report
+            = store::importPaths(s, {std::string(CLAB_TEST_DATA) + "/import/generic_runs.csv"});
+        QCOMPARE(report.failed.size(), std::size_t(0));
+    }
+    MainWindow w;
+    QVERIFY(w.openExample(QString::fromLatin1(design::kSeedExample)));
+    w.setStorePath(QString::fromStdString(db));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    views::ExperimentsView *runs = w.experimentsView();
+    const int before = runs->model()->rowCount();
+    QVERIFY(before > 1);
+    runs->table()->selectRow(0);
+    runs->deleteSelected();
+    QCOMPARE(runs->model()->rowCount(), before - 1);
+    QVERIFY(!w.document()->isModified());
+    QVERIFY(!w.document()->undoStack()->canUndo());
+    QVERIFY(w.openExample(QString::fromLatin1(design::kSeedExample)));
+    QVERIFY(runs->undoStack()->canUndo());
+    // Edit > Undo, with the focus in the runs table.
+    runs->table()->setFocus();
+    QApplication::processEvents();
+    QAction *undo = nullptr;
+    for (QAction *a : w.findChildren<QAction *>())
+        if (a->shortcut() == QKeySequence(QKeySequence::Undo))
+            undo = a;
+    QVERIFY(undo && undo->isEnabled());
+    undo->trigger();
+    QCOMPARE(runs->model()->rowCount(), before);
+    QVERIFY(!w.document()->isModified());
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -33,7 +33,7 @@ namespace clab::views {
 
 ExperimentsView::ExperimentsView(QWidget *parent)
     : QWidget(parent)
-    , m_ownUndoStack(new QUndoStack(this))
+    , m_undoStack(new QUndoStack(this))
     , m_model(new RunTableModel(this))
     , m_benchmark(new QComboBox)
     , m_system(new QLineEdit)
@@ -47,7 +47,6 @@ ExperimentsView::ExperimentsView(QWidget *parent)
     , m_provenance(new QPlainTextEdit)
     , m_typing(new QTimer(this))
 {
-    m_undoStack = m_ownUndoStack;
     m_benchmark->setObjectName(QStringLiteral("benchmark"));
     m_system->setObjectName(QStringLiteral("system"));
     m_gpus->setObjectName(QStringLiteral("gpus"));
@@ -231,11 +230,6 @@ void ExperimentsView::applyFilters()
     filter.kind = store::RunKind(m_kind->currentData().toInt());
     filter.search = m_search->text().trimmed().toStdString();
     m_model->setFilter(filter);
-}
-
-void ExperimentsView::setUndoStack(QUndoStack *stack)
-{
-    m_undoStack = stack ? stack : m_ownUndoStack;
 }
 
 QString ExperimentsView::errorText() const

@@ -34,7 +34,8 @@ public:
     // Reopens the store and queries it again, keeping the filters.
     void reload();
     // Deletes are pushed here (the document's stack); without one the view keeps its own.
-    void setUndoStack(QUndoStack *stack);
+    // The store's own undo stack (deleted runs), apart from any design's: the window joins it
+    // to a QUndoGroup, so that undoing a deletion never touches the design.
     QUndoStack *undoStack() const { return m_undoStack; }
 
     // Empty when the store was read.
@@ -59,8 +60,7 @@ private:
     void storeChanged(const QString &error);
 
     QString m_storePath;
-    QUndoStack *m_undoStack = nullptr;
-    QUndoStack *m_ownUndoStack = nullptr;
+    QUndoStack *m_undoStack;
     RunTableModel *m_model = nullptr;
     QComboBox *m_benchmark = nullptr;
     QLineEdit *m_system = nullptr;
