@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QResizeEvent>
 #include <QSet>
+#include <QTimer>
 #include <QToolTip>
 
 #include <cmath>
@@ -20,8 +21,7 @@ class OneTwoFiveTicker : public QCPAxisTicker
 public:
     // At most this many labelled ticks inside the range: 1-2-5 per decade, else 1-3, else
     // decades alone.
-    static constexpr int kMaxTicks = 12;
-    int maxTicks = kMaxTicks;
+    int maxTicks = 12;
 
 protected:
     QVector<double> createTickVector(double, const QCPRange &range) override
@@ -134,16 +134,16 @@ void ChartWidget::resizeEvent(QResizeEvent *event)
 {
     fitTitle(event->size().width());
     QCustomPlot::resizeEvent(event);
-    // Ticks as many as the new size has room for.
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        if (const QSharedPointer<QCPAxisTicker> ticker = axis->ticker()) {
-            if (auto oneTwoFive = qSharedPointerDynamicCast<OneTwoFiveTicker>(ticker))
-                oneTwoFive->maxTicks = OneTwoFiveTicker::kMaxTicks;
-            else if (!qSharedPointerDynamicCast<QCPAxisTickerText>(ticker))
-                ticker->setTickCount(5);
-        }
+    // A smaller chart may crowd its tick labels: thin them once the new size is laid out. Only
+    // ever fewer ticks (setChart starts afresh), so that sizes and ticks cannot chase each other.
+    if (!m_fitPending) {
+        m_fitPending = true;
+        QTimer::singleShot(0, this, [this] {
+            m_fitPending = false;
+            if (fitTicks())
+                replot(rpQueuedReplot);
+        });
     }
-    replotFitted();
 }
 
 void ChartWidget::fitTitle(int width)

@@ -71,6 +71,7 @@ private:
     QCPMarginGroup *m_marginGroup = nullptr;
     bool m_legendOutside = false;
     double m_textScale = 1;
+    bool m_fitPending = false;               // a tick fit after a resize is queued
     double m_basePoints = 9;                 // the application's font size
     QCPLayoutGrid *m_legendColumn = nullptr; // holds the legend when it is outside
 };
