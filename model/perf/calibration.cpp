@@ -5,6 +5,7 @@
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
 #include "util/limits.h"
+#include "workload/workload.h"
 
 #include <algorithm>
 #include <cctype>
@@ -176,11 +177,15 @@ std::string Calibration::toJson() const
     j["overlap"] = rounded(overlap);
     OrderedJson b = OrderedJson::object();
     for (const auto &[id, p] : bench) {
-        b[id] = {{"gemmEfficiency", rounded(p.gemmEfficiency)},
-                 {"memoryScale", rounded(p.memoryScale)},
-                 {"overheadMs", rounded(p.overheadMs)},
-                 {"evalOverheadS", rounded(p.evalOverheadS)},
-                 {"rows", p.rows}};
+        OrderedJson entry = {{"gemmEfficiency", rounded(p.gemmEfficiency)},
+                             {"memoryScale", rounded(p.memoryScale)},
+                             {"overheadMs", rounded(p.overheadMs)}};
+        // A benchmark whose evaluation cost is measured (workloads.json) fits no eval overhead.
+        const workload::Workload *w = workload::Library::builtin().find(id);
+        if (!w || !w->measuredEval)
+            entry["evalOverheadS"] = rounded(p.evalOverheadS);
+        entry["rows"] = p.rows;
+        b[id] = std::move(entry);
     }
     j["bench"] = std::move(b);
     auto put = [&](const char *key, const Map &m) {
