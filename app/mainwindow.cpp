@@ -123,10 +123,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_undoGroup->addStack(m_experiments->undoStack());
     m_undoGroup->setActiveStack(m_document.undoStack());
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget *, QWidget *now) {
-        if (now && window() == now->window())
-            m_undoGroup->setActiveStack(m_experiments->isAncestorOf(now)
-                                            ? m_experiments->undoStack()
-                                            : m_document.undoStack());
+        // The Experiments dock may float in a window of its own.
+        if (now && m_experiments->isAncestorOf(now))
+            m_undoGroup->setActiveStack(m_experiments->undoStack());
+        else if (now && now->window() == window())
+            m_undoGroup->setActiveStack(m_document.undoStack());
     });
     m_experiments->setStorePath(storePath());
     connect(m_import, &ImportRunner::finished, m_experiments, &views::ExperimentsView::reload);

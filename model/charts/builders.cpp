@@ -240,6 +240,12 @@ ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
         haveTime = haveTime || (isTimeMetric(r.metric) && r.gpus);
     std::string unit = "min";
     int withoutGpus = 0;
+    // A study's points: the newest study's only (runs come oldest first).
+    std::string newestStudy;
+    for (const RunPoint &r : runs)
+        if (!r.measured && !r.study.empty())
+            newestStudy = r.study;
+    int olderStudyPoints = 0;
     // benchmark -> measured/predicted -> gpus -> mean, and a study's predicted variants apart:
     // (benchmark, variant) -> gpus -> mean
     std::map<std::string, std::array<std::map<int, Mean>, 2>> points;
@@ -258,7 +264,9 @@ ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
             else if (r.unit != unit)
                 continue; // one unit per axis
         }
-        if (!r.measured && !r.study.empty())
+        if (!r.measured && !r.study.empty() && r.study != newestStudy)
+            ++olderStudyPoints;
+        else if (!r.measured && !r.study.empty())
             variants[{r.benchmark, withoutSize(r.system)}][*r.gpus].add(r.value);
         else
             points[r.benchmark][r.measured ? 0 : 1][*r.gpus].add(r.value);
@@ -290,6 +298,10 @@ ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
     c.y.label = haveTime ? "time to train (min)" : "throughput (" + unit + ")";
     if (withoutGpus)
         c.notes.push_back(std::to_string(withoutGpus) + " runs without a GPU count left out");
+    if (olderStudyPoints)
+        c.notes.push_back(std::to_string(olderStudyPoints)
+                          + " points of older studies left out; showing the newest, "
+                          + newestStudy);
     const bool several = points.size() > 1;
     for (const auto &[benchmark, kinds] : points) {
         const std::string prefix = several ? benchmark + " " : std::string();

@@ -59,8 +59,13 @@ ChartData benchmarksSideBySide(const std::vector<std::string> &benchmarks,
             return p[0] + p[1] + p[2] + p[3];
         };
         const double base = total(list.front());
+        std::map<std::string, int> repeats;
         for (const RunPoint *r : list) {
-            const std::string label = variantLabel(*r, shared, seen[r->system] > 1);
+            std::string label = variantLabel(*r, shared, seen[r->system] > 1);
+            // Points that differ only in what a run does not record (the software stack) keep
+            // a bar each, numbered.
+            if (const int n = ++repeats[label]; n > 1)
+                label += " #" + std::to_string(n);
             if (std::find(variants.begin(), variants.end(), label) == variants.end())
                 variants.push_back(label);
             relativeTime[label][b] = base > 0 ? total(r) / base : 0.0;
@@ -160,8 +165,12 @@ ChartData compareChart(const std::vector<RunPoint> &runs)
             ++seen[r->system];
         const auto &first = *list.front()->breakdownMin;
         const double base = relative ? first[0] + first[1] + first[2] + first[3] : 1.0;
+        std::map<std::string, int> repeats;
         for (const RunPoint *r : list) {
-            const std::string label = variantLabel(*r, shared, seen[r->system] > 1) + " / " + b;
+            std::string label = variantLabel(*r, shared, seen[r->system] > 1);
+            if (const int n = ++repeats[label]; n > 1)
+                label += " #" + std::to_string(n);
+            label += " / " + b;
             std::array<double, 4> parts = *r->breakdownMin;
             double total = 0;
             for (double &part : parts) {

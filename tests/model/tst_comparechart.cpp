@@ -4,6 +4,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace clab::charts;
@@ -89,6 +90,17 @@ private Q_SLOTS:
         QVERIFY(c.horizontal);
         QVERIFY(!c.notes.empty()
                 && c.notes.front().find("4 benchmarks x 12 variants") != std::string::npos);
+        // A point that differs only in what runs do not record (the software stack) keeps its
+        // own bar.
+        runs.push_back(point("s", "v0", "A", {8, 0, 0, 0}));
+        const ChartData twice = compareChart(runs);
+        // A's two v0 points say their batch and precision, and the second is numbered.
+        QCOMPARE(twice.categories.size(), std::size_t(14));
+        const auto second = std::find(twice.categories.begin(), twice.categories.end(),
+                                      std::string("v0 (batch ?, ) #2"));
+        QVERIFY(second != twice.categories.end());
+        QCOMPARE(twice.series[0].values[std::size_t(second - twice.categories.begin())],
+                 2.0); // 8 min against v0's 4
     }
 
     void oneBenchmarkInMinutesAndWholeBenchmarksLeftOut()
@@ -134,7 +146,14 @@ private Q_SLOTS:
         measured.study.clear();
         measured.value = 90;
         runs.push_back(measured);
+        // An older study's points stay out of it.
+        RunPoint older = point("old", "local 16x G", "A", {5, 0, 0, 0});
+        older.gpus = 16;
+        older.value = 5;
+        runs.insert(runs.begin(), older);
         const ChartData c = scalingChart(runs);
+        QVERIFY(!c.notes.empty()
+                && c.notes.back().find("1 points of older studies left out") != std::string::npos);
         QCOMPARE(c.series.size(), std::size_t(4));
         QCOMPARE(c.series[0].name, std::string("measured"));
         QCOMPARE(c.series[1].name, std::string("local predicted")); // G goes to the title

@@ -316,6 +316,9 @@ bool ChartWidget::fitTicks()
 
 void ChartWidget::replotFitted()
 {
+    // A widget never shown (an export) has not yet taken its size as its viewport.
+    if (viewport() != rect())
+        setViewport(rect());
     // The top tick label is centred on the plot's top edge: room for its upper half below the
     // title.
     const QFontMetrics metrics(yAxis->tickLabelFont());

@@ -9,6 +9,7 @@
 #include "util/inputerror.h"
 #include "workload/workload.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -298,7 +299,14 @@ std::uint64_t StudyPanel::points() const
 
 void StudyPanel::studyDesign(const design::Design &design, const std::string &system)
 {
-    const std::string text = perf::designStudyText(design, system, "study of " + system);
+    // Named by the minute it was made: a study's points are told apart by its name in the
+    // store and the charts, and each study of the design is its own.
+    const std::string text
+        = perf::designStudyText(design, system,
+                                system + ", "
+                                    + QDateTime::currentDateTime()
+                                          .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                                          .toStdString());
     // The same system again (after an edit of the design): the design is the new one, the axes
     // stay.
     if (m_study && m_study->baseDesign && m_study->designPath.empty() && m_study->system == system
@@ -321,6 +329,13 @@ bool StudyPanel::vary(const QString &axis, const QString &values)
         return false;
     }
     OrderedJson json = m_json;
+    // A study of the open design is its own study after each change: a new name (see
+    // studyDesign), so that its points are not mixed with the earlier ones.
+    if (m_study->designPath.empty() && m_study->baseDesign)
+        json["name"] = m_study->system + ", "
+                       + QDateTime::currentDateTime()
+                             .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                             .toStdString();
     OrderedJson &axes = json["axes"];
     bool replaced = false;
     for (OrderedJson &a : axes)
@@ -376,11 +391,15 @@ bool StudyPanel::saveStudy(const QString &path)
 void StudyPanel::save()
 {
     QSettings settings;
+    // The study's name as a file name: letters, digits, '.', '-' and '_' only.
+    QString name = QString::fromStdString(m_study ? m_study->name : "study");
+    for (QChar &c : name)
+        if (!c.isLetterOrNumber() && c != QLatin1Char('.') && c != QLatin1Char('-'))
+            c = QLatin1Char('_');
     QString path = QFileDialog::getSaveFileName(
         this, tr("Save Study"),
         QDir(settings.value(QStringLiteral("studyFolder")).toString())
-            .filePath(QString::fromStdString(m_study ? m_study->name : "study")
-                      + QStringLiteral(".clabstudy")),
+            .filePath(name + QStringLiteral(".clabstudy")),
         tr("Studies (*.clabstudy)"));
     if (path.isEmpty())
         return;
