@@ -274,12 +274,12 @@ private Q_SLOTS:
                 const std::string a = "GPU" + (*it)[3].str(), b = "GPU" + (*it)[4].str();
                 const double gbps = std::stod((*it)[5]);
                 expect(countWhere(all,
-                                  [&](const BandwidthRecord &r) {
-                                      return r.test.find(kind) == 0
-                                             && r.test.find(p2p) != std::string::npos
-                                             && ((r.from == a && r.to == b)
-                                                 || (r.from == b && r.to == a))
-                                             && near(r.gbps, gbps);
+                                  [&](const BandwidthRecord &rec) {
+                                      return rec.test.find(kind) == 0
+                                             && rec.test.find(p2p) != std::string::npos
+                                             && ((rec.from == a && rec.to == b)
+                                                 || (rec.from == b && rec.to == a))
+                                             && near(rec.gbps, gbps);
                                   })
                            >= 1,
                        kind + " " + p2p + " " + std::to_string(gbps));
@@ -288,11 +288,12 @@ private Q_SLOTS:
                 for (auto it = std::sregex_iterator(line.begin(), line.end(), nvbw);
                      it != std::sregex_iterator(); ++it) {
                     const double gbps = std::stod((*it)[2]);
-                    expect(
-                        countWhere(
-                            all, [&](const BandwidthRecord &r) { return near(r.gbps, gbps, 1e-4); })
-                            >= 1,
-                        "nvbandwidth " + std::to_string(gbps));
+                    expect(countWhere(all,
+                                      [&](const BandwidthRecord &rec) {
+                                          return near(rec.gbps, gbps, 1e-4);
+                                      })
+                               >= 1,
+                           "nvbandwidth " + std::to_string(gbps));
                 }
             }
         }

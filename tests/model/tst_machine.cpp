@@ -82,15 +82,6 @@ GPU0     X      NV4     0-31    0               N/A
 GPU1    NV4      X      0-31    0               N/A
 )";
 
-std::map<std::string, const design::Link *> linksTo(const design::Design &d, const std::string &to)
-{
-    std::map<std::string, const design::Link *> out;
-    for (const auto &l : d.links)
-        if (l.to == to)
-            out[l.from] = &l;
-    return out;
-}
-
 const design::Link *link(const design::Design &d, const std::string &a, const std::string &b)
 {
     for (const auto &l : d.links)

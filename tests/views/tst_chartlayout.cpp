@@ -84,7 +84,7 @@ void addTickLabels(QCPAxis *axis, std::vector<Text> &texts, QStringList &problem
             r = QRectF(plot.right() + offset, at - size.height() / 2, size.width(), size.height());
             break;
         }
-        texts.push_back({QStringLiteral("tick ") + labels[i], r});
+        texts.push_back({QStringLiteral("tick ") + labels[i], r, {}});
     }
 }
 
@@ -95,16 +95,17 @@ std::vector<Text> textsOf(views::ChartWidget &w, QStringList &problems)
     const QList<QCPLayoutElement *> elements = w.plotLayout()->elements(true);
     for (QCPLayoutElement *e : elements) {
         if (auto *title = qobject_cast<QCPTextElement *>(e); title && !title->text().isEmpty())
-            texts.push_back({QStringLiteral("title"), title->outerRect()});
+            texts.push_back({QStringLiteral("title"), title->outerRect(), {}});
     }
     for (QCPLayoutElement *e : elements)
         if (auto *legend = qobject_cast<QCPLegend *>(e); legend && legend->visible())
-            texts.push_back({QStringLiteral("legend"), legend->outerRect()});
+            texts.push_back({QStringLiteral("legend"), legend->outerRect(), {}});
     for (int i = 0; i < w.itemCount(); ++i)
         if (auto *t = qobject_cast<QCPItemText *>(w.item(i)))
-            texts.push_back({QStringLiteral("annotation ") + t->text(),
-                             QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition())
-                                 .normalized()});
+            texts.push_back(
+                {QStringLiteral("annotation ") + t->text(),
+                 QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition()).normalized(),
+                 {}});
     for (QCPAxis *axis : w.axisRect()->axes())
         addTickLabels(axis, texts, problems);
     return texts;

@@ -28,6 +28,8 @@ fabric::SystemReport system(int n)
                                  fabric::RouteKind::None,
                                  100.0 * i + j,
                                  1.5,
+                                 {},
+                                 std::nullopt,
                                  {}});
     return s;
 }
