@@ -190,45 +190,6 @@ ChartData tttChart(const std::vector<RunPoint> &runs)
     return c;
 }
 
-namespace {
-
-// A study point's composition without its size: "pooled 4x G, 1 uplink x 2 nodes" is the
-// variant "pooled G, 1 uplink" at 8 GPUs. The words "<n>x" and "x <n> nodes" go.
-std::string withoutSize(const std::string &name)
-{
-    std::vector<std::string> words;
-    std::string word;
-    for (char ch : name + ' ') {
-        if (ch != ' ') {
-            word += ch;
-            continue;
-        }
-        if (!word.empty())
-            words.push_back(word);
-        word.clear();
-    }
-    const auto count = [](const std::string &w, std::size_t end) {
-        return end > 0 && end <= w.size()
-               && std::all_of(w.begin(), w.begin() + std::ptrdiff_t(end),
-                              [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-    };
-    std::string out;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        const std::string &w = words[i];
-        if (w.back() == 'x' && count(w, w.size() - 1))
-            continue;
-        if (w == "x" && i + 2 < words.size() && count(words[i + 1], words[i + 1].size())
-            && words[i + 2].rfind("node", 0) == 0) {
-            i += 2;
-            continue;
-        }
-        out += (out.empty() ? "" : " ") + w;
-    }
-    return out;
-}
-
-} // namespace
-
 ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
 {
     ChartData c;

@@ -2,6 +2,7 @@
 #include "charts/labels.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace clab::charts {
@@ -59,6 +60,28 @@ std::string withoutWords(const std::string &name, const std::vector<std::string>
         out += (out.empty() ? "" : " ") + w;
     }
     return out.empty() ? name : out;
+}
+
+std::string withoutSize(const std::string &name)
+{
+    const std::vector<std::string> w = words(name);
+    const auto count = [](const std::string &word, std::size_t end) {
+        return end > 0 && end <= word.size()
+               && std::all_of(word.begin(), word.begin() + std::ptrdiff_t(end),
+                              [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+    };
+    std::string out;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        if (w[i].back() == 'x' && count(w[i], w[i].size() - 1))
+            continue;
+        if (w[i] == "x" && i + 2 < w.size() && count(w[i + 1], w[i + 1].size())
+            && w[i + 2].rfind("node", 0) == 0) {
+            i += 2;
+            continue;
+        }
+        out += (out.empty() ? "" : " ") + w[i];
+    }
+    return out;
 }
 
 } // namespace clab::charts

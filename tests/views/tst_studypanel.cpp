@@ -178,8 +178,7 @@ private Q_SLOTS:
             // for global_batch, the "fastest batch" 0; two or more for the others).
             const bool added = axis == "gpu" || axis == "nvlink" || axis == "pcie_gen"
                                || axis == "nodes" || axis == "precision" || axis == "software";
-            QVERIFY2(added ? panel.points() >= 2 * points : panel.points() == points,
-                     axis.c_str());
+            QVERIFY2(added ? panel.points() >= 2 * points : panel.points() == points, axis.c_str());
             points = panel.points();
         }
         QVERIFY(points >= 64 * 64); // 64 seed points, six axes of two or more values

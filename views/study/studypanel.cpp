@@ -65,8 +65,33 @@ std::vector<std::string> keysOf(const Map &map)
 // What Vary… offers for an axis the study does not vary yet, and what the axis accepts.
 VaryDialog::AxisChoice startingChoice(const std::string &axis)
 {
-    const catalog::Catalog &catalog = catalog::Catalog::builtin();
+    struct Start
+    {
+        const char *axis;
+        const char *values;
+        const char *hint;
+    };
+    static const Start fixed[] = {
+        {"gpus", "1, 2, 4, 8", QT_TRANSLATE_NOOP("VaryDialog", "GPUs per system, 1 to 1024")},
+        {"nodes", "1, 2, 4, 8",
+         QT_TRANSLATE_NOOP("VaryDialog", "copies of the system joined by a network, 1 to 100,000")},
+        {"placement", "local, pooled",
+         QT_TRANSLATE_NOOP("VaryDialog",
+                           "local (the host's root ports) or pooled (a PCIe chassis)")},
+        {"uplinks", "1, 2", QT_TRANSLATE_NOOP("VaryDialog", "host cables into each chassis, 1-16")},
+        {"nvlink", "false, true", QT_TRANSLATE_NOOP("VaryDialog", "NVLink bridges: true or false")},
+        {"pcie_gen", "4, 5", QT_TRANSLATE_NOOP("VaryDialog", "PCIe generation, 3 to 6")},
+        {"global_batch", "0",
+         QT_TRANSLATE_NOOP("VaryDialog", "global batch sizes; 0: the batch that trains fastest")},
+        {"precision", "fp16, fp32",
+         QT_TRANSLATE_NOOP("VaryDialog", "fp32, tf32, fp16, bf16 or fp8")},
+    };
     const QString name = QString::fromStdString(axis);
+    for (const Start &f : fixed)
+        if (axis == f.axis)
+            return {name, QString::fromLatin1(f.values), VaryDialog::tr(f.hint)};
+    // The others list what the catalog, the workload library or the calibration holds.
+    const catalog::Catalog &catalog = catalog::Catalog::builtin();
     if (axis == "gpu") {
         std::vector<std::string> start;
         for (const char *id : {"A100-PCIe-40GB", "H100-PCIe-80GB", "L40S"})
@@ -76,22 +101,6 @@ VaryDialog::AxisChoice startingChoice(const std::string &axis)
             name, joined(start),
             VaryDialog::tr("GPU models of the catalog: %1").arg(joined(keysOf(catalog.gpus())))};
     }
-    if (axis == "gpus")
-        return {name, QStringLiteral("1, 2, 4, 8"), VaryDialog::tr("GPUs per system, 1 to 1024")};
-    if (axis == "nodes")
-        return {name, QStringLiteral("1, 2, 4, 8"),
-                VaryDialog::tr("copies of the system joined by a network, 1 to 100,000")};
-    if (axis == "placement")
-        return {name, QStringLiteral("local, pooled"),
-                VaryDialog::tr("local (the host's root ports) or pooled (a PCIe chassis)")};
-    if (axis == "uplinks")
-        return {name, QStringLiteral("1, 2"),
-                VaryDialog::tr("host cables into each chassis, 1-16")};
-    if (axis == "nvlink")
-        return {name, QStringLiteral("false, true"),
-                VaryDialog::tr("NVLink bridges: true or false")};
-    if (axis == "pcie_gen")
-        return {name, QStringLiteral("4, 5"), VaryDialog::tr("PCIe generation, 3 to 6")};
     if (axis == "host")
         return {
             name, QString(),
@@ -100,17 +109,21 @@ VaryDialog::AxisChoice startingChoice(const std::string &axis)
         return {name, QStringLiteral("resnet50, bert_large, mobilenet_v2, yolov5s"),
                 VaryDialog::tr("workloads: %1")
                     .arg(joined(keysOf(workload::Library::builtin().all())))};
-    if (axis == "global_batch")
-        return {name, QStringLiteral("0"),
-                VaryDialog::tr("global batch sizes; 0: the batch that trains fastest")};
-    if (axis == "precision")
-        return {name, QStringLiteral("fp16, fp32"),
-                VaryDialog::tr("fp32, tf32, fp16, bf16 or fp8")};
     if (axis == "software")
         return {name, QStringLiteral("mlperf-3.1, mlperf-4.1"),
                 VaryDialog::tr("calibrated software stacks: %1")
                     .arg(joined(keysOf(perf::Calibration::builtin().software)))};
     return {name, QString(), QString()};
+}
+
+// A study of the open design is named by the system and the time it was made or last varied:
+// a study's points are told apart by its name in the store and the charts.
+std::string stampedName(const std::string &system)
+{
+    return system + ", "
+           + QDateTime::currentDateTime()
+                 .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                 .toStdString();
 }
 
 // "1, 2, fp16, true" as JSON values: whole numbers, true or false, or text.
@@ -299,14 +312,7 @@ std::uint64_t StudyPanel::points() const
 
 void StudyPanel::studyDesign(const design::Design &design, const std::string &system)
 {
-    // Named by the minute it was made: a study's points are told apart by its name in the
-    // store and the charts, and each study of the design is its own.
-    const std::string text
-        = perf::designStudyText(design, system,
-                                system + ", "
-                                    + QDateTime::currentDateTime()
-                                          .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                                          .toStdString());
+    const std::string text = perf::designStudyText(design, system, stampedName(system));
     // The same system again (after an edit of the design): the design is the new one, the axes
     // stay.
     if (m_study && m_study->baseDesign && m_study->designPath.empty() && m_study->system == system
@@ -329,13 +335,10 @@ bool StudyPanel::vary(const QString &axis, const QString &values)
         return false;
     }
     OrderedJson json = m_json;
-    // A study of the open design is its own study after each change: a new name (see
-    // studyDesign), so that its points are not mixed with the earlier ones.
+    // A study of the open design is its own study after each change, so that its points are
+    // not mixed with the earlier ones.
     if (m_study->designPath.empty() && m_study->baseDesign)
-        json["name"] = m_study->system + ", "
-                       + QDateTime::currentDateTime()
-                             .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                             .toStdString();
+        json["name"] = stampedName(m_study->system);
     OrderedJson &axes = json["axes"];
     bool replaced = false;
     for (OrderedJson &a : axes)
