@@ -360,22 +360,22 @@ int saveValidation(const ValidateOptions &o, const std::vector<std::string> &inp
     for (const perf::RowResult &r : results) {
         if (!r.predicted || !(*r.predicted > 0))
             continue;
-        const perf::Observation &o = *r.row;
+        const perf::Observation &row = *r.row;
         store::RowPrediction p;
-        p.system = o.system;
-        p.submitter = o.submitter;
-        p.benchmark = o.benchmark;
-        p.minutes = o.kind == perf::Observation::Kind::Minutes;
+        p.system = row.system;
+        p.submitter = row.submitter;
+        p.benchmark = row.benchmark;
+        p.minutes = row.kind == perf::Observation::Kind::Minutes;
         // What the recorded tables carry: MLPerf rows a round, throughput rows a precision.
-        p.round = p.minutes ? o.round : std::string();
-        p.precision = p.minutes ? std::string() : perf::precisionName(o.precision);
-        if (o.globalBatch > 0)
-            p.globalBatch = o.globalBatch;
-        p.gpus = o.platform.gpusPerNode * o.platform.nodes;
+        p.round = p.minutes ? row.round : std::string();
+        p.precision = p.minutes ? std::string() : perf::precisionName(row.precision);
+        if (row.globalBatch > 0)
+            p.globalBatch = row.globalBatch;
+        p.gpus = row.platform.gpusPerNode * row.platform.nodes;
         p.unit = "samples/s";
         p.predicted = *r.predicted;
-        p.measured = o.measured;
-        p.where = o.where;
+        p.measured = row.measured;
+        p.where = row.where;
         rows.push_back(std::move(p));
     }
     std::string label = "composelab validate";
