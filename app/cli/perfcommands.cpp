@@ -322,7 +322,8 @@ int calibrateCommand(const CalibrateOptions &o, std::ostream &out, std::ostream 
         inSample.push_back({&r, perf::predictObservation(r, c)});
     std::string report = "Fitted on " + std::to_string(rows.size()) + " rows ("
                          + std::to_string(set.skipped.size()) + " skipped); overlap "
-                         + std::to_string(c.overlap).substr(0, 4) + ".\n";
+                         + std::to_string(c.overlap).substr(0, 4) + ", host jitter "
+                         + std::to_string(c.hostJitter).substr(0, 4) + ".\n";
     report += "In sample (time to train from the convergence tables; throughput rows apart):\n"
               + statsLines(perf::summarize(inSample));
     if (o.crossValidate) {

@@ -24,6 +24,7 @@ using Map = std::map<std::string, double, std::less<>>;
 constexpr limits::Range kFactor{1e-4, 1e4, false, "a calibration value"};
 // Log-residual quantiles: a model off by more than e^5 (150x) is no model.
 constexpr limits::Range kLogError{-5, 5, false, "a log error quantile"};
+constexpr limits::Range kJitter{0, 10, false, "a fraction of the per-pass overhead"};
 
 constexpr int kFormat = 2;
 
@@ -124,6 +125,9 @@ Calibration Calibration::fromJson(std::string_view text, const std::string &file
     c.overlap = r.number("overlap", 0.7);
     if (c.overlap < 0 || c.overlap > 1)
         r.fail("overlap", "expected a fraction between 0 and 1");
+    c.hostJitter = r.number("hostJitter", 0);
+    if (const std::string p = limits::rangeProblem(c.hostJitter, kJitter); !p.empty())
+        r.fail("hostJitter", p);
     c.software = readMap(r, "software");
     c.benchSoftware = readMap(r, "benchSoftware");
     c.defaultSoftware = r.string("defaultSoftware", "");
@@ -175,6 +179,7 @@ std::string Calibration::toJson() const
     j["inputs"] = inputs;
     j["architectures"] = std::vector<std::string>(architectures.begin(), architectures.end());
     j["overlap"] = rounded(overlap);
+    j["hostJitter"] = rounded(hostJitter);
     OrderedJson b = OrderedJson::object();
     for (const auto &[id, p] : bench) {
         OrderedJson entry = {{"gemmEfficiency", rounded(p.gemmEfficiency)},

@@ -13,7 +13,16 @@ namespace clab::perf {
 
 namespace {
 
-enum class Kind { Efficiency, Memory, Overhead, EvalOverhead, Overlap, Software, BenchSoftware };
+enum class Kind {
+    Efficiency,
+    Memory,
+    Overhead,
+    EvalOverhead,
+    Overlap,
+    Sync,
+    Software,
+    BenchSoftware
+};
 
 struct Param
 {
@@ -34,6 +43,7 @@ constexpr double kRidgeEfficiency = 0.01;
 constexpr double kRidgeMemory = 1.0;
 constexpr double kRidgeOverhead = 0.3;
 constexpr double kRidgeOverlap = 1.0;
+constexpr double kRidgeSync = 3.0;
 constexpr double kRidgeSoftware = 2.0;
 constexpr double kRidgeBenchSoftware = 6.0;
 constexpr double kNoUpper = 6;
@@ -51,6 +61,8 @@ double &valueOf(Calibration &c, const Param &p)
         return c.bench[p.key].evalOverheadS;
     case Kind::Overlap:
         return c.overlap;
+    case Kind::Sync:
+        return c.hostJitter;
     case Kind::Software:
         return c.software[p.key];
     case Kind::BenchSoftware:
@@ -157,6 +169,8 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
         if (o.kind == Observation::Kind::Minutes && !o.workload->measuredEval)
             deps.push_back(param(Kind::EvalOverhead, id, kRidgeOverhead, 1.0, kNoUpper));
         deps.push_back(param(Kind::Overlap, "", kRidgeOverlap, 0.7, 0));
+        if (o.platform.nodes > 1)
+            deps.push_back(param(Kind::Sync, "", kRidgeSync, 0.2, kNoUpper));
         const std::string stack = softwareKey(o.round);
         ++stackRows[stack];
         deps.push_back(param(Kind::Software, stack, kRidgeSoftware, 1.0, kNoUpper));

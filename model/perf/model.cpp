@@ -352,7 +352,14 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         if (remote > 0 && platform.networkGBps > 0)
             out.alltoallS += sent * remote * platform.gpusPerNode / (platform.networkGBps * 1e9);
     }
-    out.communicationS = out.allreduceS + tensorS + out.alltoallS;
+    // The step's collectives wait for the slowest node. What varies from node to node is the
+    // host's share of the step (launches, framework, OS noise); the expected maximum of N
+    // independent delays grows as sqrt(2 ln N) (Gumbel's extreme-value limit; Hoefler et al.,
+    // SC10, on noise at scale). Within a node the GPUs share the host and its noise.
+    if (platform.nodes > 1 && gpus > platform.gpusPerNode)
+        out.syncS
+            = cal.hostJitter * out.overheadS * std::sqrt(2 * std::log(double(platform.nodes)));
+    out.communicationS = out.allreduceS + tensorS + out.alltoallS + out.syncS;
     // Buckets go while the backward pass of the last micro-batch runs; the last bucket waits.
     const double buckets = std::max(1.0, std::ceil(grad / kBucketBytes));
     const double window = kBackwardShare * (out.mathS + out.memoryS) / passes;
@@ -362,7 +369,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         exposedAllreduce
             = std::max(out.allreduceS / buckets, out.allreduceS - cal.overlap * window);
     // Tensor-parallel and all-to-all traffic sit between layers: nothing hides them.
-    out.exposedCommS = exposedAllreduce + tensorS + out.alltoallS;
+    out.exposedCommS = exposedAllreduce + tensorS + out.alltoallS + out.syncS;
 
     // Input pipeline, per node per step; its stages run in parallel with each other and with
     // the GPUs (prefetching), so the slowest stage is what the GPUs may wait for.

@@ -52,9 +52,10 @@ struct Prediction
     double computeS = 0;       // the four above, times the software factor
     double gemmEfficiency = 0; // share of the measured GEMM rate the math reaches
     double utilization = 0;    // model FLOPs / (step time x dense peak of the precision)
-    double communicationS = 0; // gradient all-reduce (before overlap) + tensor + all-to-all
+    double communicationS = 0; // all-reduce (before overlap) + tensor + all-to-all + node sync
     double allreduceS = 0;     // gradient all-reduce alone, sharing links with the step's input
     double alltoallS = 0;      // embedding all-to-all (part of communicationS)
+    double syncS = 0;          // waiting for the slowest node at the step's collectives
     double exposedCommS = 0;   // what the backward pass does not hide
     double inputS = 0;         // slowest input stage (read, decode, copy)
     double stallS = 0;         // input time not hidden behind compute

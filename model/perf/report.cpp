@@ -54,6 +54,7 @@ OrderedJson predictionToJson(const std::string &system, const workload::Workload
     j["step_s"] = {{"compute", p.computeS},
                    {"communication", p.communicationS},
                    {"exposed_communication", p.exposedCommS},
+                   {"node_sync", p.syncS},
                    {"input", p.inputS},
                    {"input_stall", p.stallS}};
     j["plan"] = {{"tensor", p.plan.tensor},
@@ -113,8 +114,11 @@ std::string predictionToText(const std::string &system, const workload::Workload
         << p.plan.pipeline << " x data " << p.dataParallel << ")\n";
     out << "  step " << fixed(p.stepS * 1e3, 2) << " ms: compute " << fixed(p.computeS * 1e3, 2)
         << " ms, communication " << fixed(p.communicationS * 1e3, 2) << " ms of which exposed "
-        << fixed(p.exposedCommS * 1e3, 2) << " ms, input " << fixed(p.inputS * 1e3, 2)
-        << " ms (stall " << fixed(p.stallS * 1e3, 2) << " ms)\n";
+        << fixed(p.exposedCommS * 1e3, 2) << " ms";
+    if (p.syncS > 0)
+        out << " (" << fixed(p.syncS * 1e3, 2) << " ms waiting for the slowest node)";
+    out << ", input " << fixed(p.inputS * 1e3, 2) << " ms (stall " << fixed(p.stallS * 1e3, 2)
+        << " ms)\n";
     out << "    compute: math " << fixed(p.mathS * 1e3, 2) << " ms (at "
         << fixed(p.gemmEfficiency * 100, 0) << " % of the measured GEMM rate), memory "
         << fixed(p.memoryS * 1e3, 2) << " ms, optimizer " << fixed(p.optimizerS * 1e3, 2)

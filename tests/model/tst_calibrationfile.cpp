@@ -27,6 +27,7 @@ void TestCalibrationFile::calibrationRoundTrip()
     c.bench["bert_large"] = {0.5, 0.8, 1, 2};
     c.bench["ssd_resnet34"] = {0.45, 1.1, 1.5, 0.25};
     c.overlap = 0.55;
+    c.hostJitter = 0.24;
     c.software = {{"mlperf-1.0", 0.8}, {"mlperf-4.0", 1.0}, {"dle-pytorch-21.11", 0.7}};
     c.benchSoftware = {{"bert_large/mlperf-3.0", 1.05}};
     c.defaultSoftware = "mlperf-4.0";
@@ -49,6 +50,7 @@ void TestCalibrationFile::calibrationRoundTrip()
     QVERIFY(!written["bench"]["resnet50"].contains("evalOverheadS"));
     QVERIFY(written["bench"]["ssd_resnet34"].contains("evalOverheadS"));
     QCOMPARE(back.overlap, c.overlap);
+    QCOMPARE(back.hostJitter, c.hostJitter);
     QCOMPARE(back.software, c.software);
     QCOMPARE(back.benchSoftware, c.benchSoftware);
     QCOMPARE(back.defaultSoftware, c.defaultSoftware);
@@ -104,6 +106,9 @@ void TestCalibrationFile::badCalibration_data()
     QTest::newRow("overlap negative")
         << QStringLiteral(R"({"overlap": -0.1})") << QStringLiteral("/overlap")
         << QStringLiteral("between 0 and 1");
+    QTest::newRow("host jitter negative")
+        << QStringLiteral(R"({"hostJitter": -0.2})") << QStringLiteral("/hostJitter")
+        << QStringLiteral("fraction of the per-pass overhead");
     QTest::newRow("default software unknown")
         << QStringLiteral(R"({"software": {"a": 1}, "defaultSoftware": "b"})")
         << QStringLiteral("/defaultSoftware") << QStringLiteral("stacks");

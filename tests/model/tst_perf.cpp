@@ -2,6 +2,8 @@
 // and platform with round numbers (the properties any sane model keeps: tst_perfproperties.cpp).
 #include "model/perftest.h"
 
+#include <cmath>
+
 using namespace clab;
 using namespace clab::perftest;
 
@@ -288,6 +290,26 @@ void TestPerf::interNode()
     const perf::Prediction four
         = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(four.communicationS, kRing + 1.5 * 2e8 / 10e9 + 2 * 2 * 5e-6);
+    QCOMPARE(four.syncS, 0.0); // the calibration has no host jitter
+
+    // Host jitter 0.25: each node's per-pass overhead (2 ms) varies by a quarter; the step waits
+    // for the slowest of 4 nodes, 0.25 x 2 ms x sqrt(2 ln 4) = 0.833 ms, exposed in full.
+    perf::Calibration jitter = testCalibration();
+    jitter.hostJitter = 0.25;
+    const perf::Prediction noisy
+        = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, jitter);
+    CLAB_NEAR(noisy.syncS, 0.25 * 2e-3 * std::sqrt(2 * std::log(4.0)));
+    CLAB_NEAR(noisy.communicationS - four.communicationS, noisy.syncS);
+    CLAB_NEAR(noisy.exposedCommS - four.exposedCommS, noisy.syncS);
+    CLAB_NEAR(noisy.stepS - four.stepS, noisy.syncS);
+    // More nodes wait longer, but slowly: 64 nodes only 2.2x as long as 4.
+    p.nodes = 64;
+    const perf::Prediction many
+        = perf::predict(p, testWorkload(), 256, perf::Precision::Fp16, jitter);
+    CLAB_NEAR(many.syncS / noisy.syncS, std::sqrt(std::log(64.0) / std::log(4.0)));
+    // One node: its GPUs share one host, nothing to wait for.
+    p.nodes = 1;
+    QCOMPARE(perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, jitter).syncS, 0.0);
 }
 
 void TestPerf::alltoall()
