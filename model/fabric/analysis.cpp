@@ -100,8 +100,14 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
             }
             std::vector<Route> routes = router.peers(s.host, from, others);
             for (std::size_t k = 0; k < routes.size(); ++k)
-                rep.p2p.push_back({from, others[k], routes[k].kind, routes[k].GBps,
-                                   routes[k].latencyUs, nodeIds(fabric, routes[k])});
+                rep.p2p.push_back({from,
+                                   others[k],
+                                   routes[k].kind,
+                                   routes[k].GBps,
+                                   routes[k].latencyUs,
+                                   nodeIds(fabric, routes[k]),
+                                   {},
+                                   {}});
             if (n > 1) {
                 const std::size_t next = (i + 1) % n;
                 ringRoutes[i] = std::move(routes[next < i ? next : next - 1]);

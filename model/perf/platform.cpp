@@ -116,10 +116,10 @@ std::vector<BillItem> billOf(const design::DesignIndex &index, std::size_t syste
             continue;
         if (const catalog::Gpu *g = catalog.gpu(dev->model))
             add("gpu", dev->model, g, 1);
-        else if (const catalog::Nic *n = catalog.nic(dev->model))
-            add("nic", dev->model, n, 1);
-        else if (const catalog::Nvme *n = catalog.nvme(dev->model))
-            add("nvme", dev->model, n, 1);
+        else if (const catalog::Nic *nic = catalog.nic(dev->model))
+            add("nic", dev->model, nic, 1);
+        else if (const catalog::Nvme *drive = catalog.nvme(dev->model))
+            add("nvme", dev->model, drive, 1);
         if (!dev->chassis.empty())
             ++inChassis[dev->chassis];
     }
