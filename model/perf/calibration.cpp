@@ -24,7 +24,7 @@ using Map = std::map<std::string, double, std::less<>>;
 constexpr limits::Range kFactor{1e-4, 1e4, false, "a calibration value"};
 // Log-residual quantiles: a model off by more than e^5 (150x) is no model.
 constexpr limits::Range kLogError{-5, 5, false, "a log error quantile"};
-constexpr limits::Range kJitter{0, 10, false, "a fraction of the per-pass overhead"};
+constexpr limits::Range kJitter{0, 10, false, "a host jitter in per-pass overheads"};
 
 constexpr int kFormat = 2;
 

@@ -43,9 +43,10 @@ struct Calibration
     std::map<std::string, BenchParams, std::less<>> bench; // workload id -> parameters
     // Share of one micro-batch's backward pass that gradient traffic can hide behind.
     double overlap = 0.7;
-    // How much the host's share of a step (the per-pass overhead) varies from node to node, as a
-    // fraction of it. A step's collectives wait for the slowest of N nodes: the expected maximum
-    // of N such delays, hostJitter · overhead · sqrt(2 ln N) (see MODEL.md).
+    // How much the host's share of a step (the per-pass overhead, all k passes of a node varying
+    // together) varies from node to node, in units of it. A step's collectives wait for the
+    // slowest of N nodes: hostJitter · overhead · sqrt(2 ln N), the large-N form of the expected
+    // maximum of N normal delays (it overstates the maximum on a few nodes; see MODEL.md).
     double hostJitter = 0;
     // Software stacks ("mlperf-4.1", "ngc-dle", ...): a factor on compute time, shrunk towards 1
     // (all stacks), and for a benchmark on a stack, shrunk towards the stack's factor.

@@ -47,6 +47,8 @@ constexpr double kRidgeSync = 3.0;
 constexpr double kRidgeSoftware = 2.0;
 constexpr double kRidgeBenchSoftware = 6.0;
 constexpr double kNoUpper = 6;
+// The calibration reader rejects a host jitter above 10 per-pass overheads; the fit stays inside.
+constexpr double kMaxJitter = 10;
 
 double &valueOf(Calibration &c, const Param &p)
 {
@@ -170,7 +172,7 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
             deps.push_back(param(Kind::EvalOverhead, id, kRidgeOverhead, 1.0, kNoUpper));
         deps.push_back(param(Kind::Overlap, "", kRidgeOverlap, 0.7, 0));
         if (o.platform.nodes > 1)
-            deps.push_back(param(Kind::Sync, "", kRidgeSync, 0.2, kNoUpper));
+            deps.push_back(param(Kind::Sync, "", kRidgeSync, 0.2, std::log(kMaxJitter)));
         const std::string stack = softwareKey(o.round);
         ++stackRows[stack];
         deps.push_back(param(Kind::Software, stack, kRidgeSoftware, 1.0, kNoUpper));
@@ -178,8 +180,12 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
             deps.push_back(
                 param(Kind::BenchSoftware, id + "/" + stack, kRidgeBenchSoftware, 1.0, kNoUpper));
     }
-    if (!options.physicsOnly && !params.empty())
+    if (!options.physicsOnly && !params.empty()) {
+        // Shared factors start from their priors, and keep them when no row moves them (a fit
+        // with no multi-node row still predicts some waiting on many nodes).
         cal.overlap = 0.7;
+        cal.hostJitter = 0.2;
+    }
     std::vector<std::vector<std::size_t>> rowsOf(params.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         for (std::size_t p : depsOf[i])

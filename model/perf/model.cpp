@@ -353,9 +353,10 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
             out.alltoallS += sent * remote * platform.gpusPerNode / (platform.networkGBps * 1e9);
     }
     // The step's collectives wait for the slowest node. What varies from node to node is the
-    // host's share of the step (launches, framework, OS noise); the expected maximum of N
-    // independent delays grows as sqrt(2 ln N) (Gumbel's extreme-value limit; Hoefler et al.,
-    // SC10, on noise at scale). Within a node the GPUs share the host and its noise.
+    // host's share of the step (launches, framework, OS noise), all of a node's passes together,
+    // so the delay scales with the whole per-step overhead. The expected maximum of N normal
+    // delays grows as sqrt(2 ln N) for large N (Gumbel's extreme-value limit, an overstatement on
+    // a few nodes; Hoefler et al., SC10, on noise at scale). A node's GPUs share its host's noise.
     if (platform.nodes > 1 && gpus > platform.gpusPerNode)
         out.syncS
             = cal.hostJitter * out.overheadS * std::sqrt(2 * std::log(double(platform.nodes)));

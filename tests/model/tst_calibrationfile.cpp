@@ -108,7 +108,10 @@ void TestCalibrationFile::badCalibration_data()
         << QStringLiteral("between 0 and 1");
     QTest::newRow("host jitter negative")
         << QStringLiteral(R"({"hostJitter": -0.2})") << QStringLiteral("/hostJitter")
-        << QStringLiteral("fraction of the per-pass overhead");
+        << QStringLiteral("host jitter in per-pass overheads from 0 to 10");
+    QTest::newRow("host jitter too large")
+        << QStringLiteral(R"({"hostJitter": 11})") << QStringLiteral("/hostJitter")
+        << QStringLiteral("found 11");
     QTest::newRow("default software unknown")
         << QStringLiteral(R"({"software": {"a": 1}, "defaultSoftware": "b"})")
         << QStringLiteral("/defaultSoftware") << QStringLiteral("stacks");
