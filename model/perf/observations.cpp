@@ -45,8 +45,8 @@ const workload::Workload *mlperfWorkload(const std::string &benchmark, const std
 
 // The samples an MLPerf run trained, from the table's median_epoch_at_stop, whose unit differs
 // by benchmark as the Reference Convergence Points' does (resources/workloads/README.md): epochs
-// for most; samples for BERT (train_samples) and for 3D U-Net from v3.1; tokens for GPT-3;
-// 1-based epochs for DLRM v1.
+// for most; samples for BERT (train_samples) and for 3D U-Net from v3.1 (though some v3.1 rows
+// still give epochs: xFusion's L40 says 2,030); tokens for GPT-3; 1-based epochs for DLRM v1.
 std::optional<double> recordedSamples(const workload::Workload &w, const std::string &round,
                                       const std::string &epochText, const std::string &samplesText)
 {
@@ -61,8 +61,8 @@ std::optional<double> recordedSamples(const workload::Workload &w, const std::st
         out = *epochs / 2048;
     else if (w.id == "dlrm")
         out = (*epochs > 1 ? *epochs - 1 : *epochs) * w.datasetSamples;
-    else if (w.id == "unet3d" && r >= 3.1)
-        out = *epochs;
+    else if (w.id == "unet3d" && r >= 3.1 && *epochs >= w.evalStartSamples)
+        out = *epochs; // a run cannot stop before its first evaluation; fewer are epochs
     else
         out = *epochs * w.datasetSamples;
     if (!out || !(*out > 0) || !std::isfinite(*out))

@@ -11,6 +11,7 @@ class TestFit : public QObject
 
 private Q_SLOTS:
     void stackFactorNeedsAnArchitectureSeenElsewhere();
+    void unetSamplesOrEpochs();
 };
 
 namespace {
@@ -68,6 +69,30 @@ void TestFit::stackFactorNeedsAnArchitectureSeenElsewhere()
         rows.push_back(&o);
     QCOMPARE(rows.size(), std::size_t(5));
     QVERIFY(perf::fitCalibration(rows).benchSoftware.count("resnet50/mlperf-3.1"));
+}
+
+// From v3.1 the MLPerf table gives 3D U-Net's samples at stop, not epochs (the convergence
+// points changed unit), yet some v3.1 rows still give epochs (xFusion's L40: 2,030). A run cannot
+// stop before its first evaluation at 168,000 samples, so a smaller figure is read as epochs of
+// the 168 volumes; read as samples it made one row 170x too fast and the fit's 3.1 factor 1.5.
+void TestFit::unetSamplesOrEpochs()
+{
+    auto unetRow = [](const char *round, const char *epochs) {
+        return std::string(round) + ",Test,sys,NVIDIA H100-SXM5-80GB,8,8,1,Intel Xeon,2,64,"
+               + "NVLINK,unet3d,12.2,56," + epochs + "\n";
+    };
+    const std::string text
+        = std::string("round,submitter,system,accelerator,accelerator_count,accelerators_per_node,"
+                      "number_of_nodes,host_processor,host_processors_per_node,"
+                      "host_processor_core_count,accelerator_interconnect,benchmark,minutes,"
+                      "global_batch_size,median_epoch_at_stop\n")
+          + unetRow("3.0", "1990") + unetRow("3.1", "347760") + unetRow("3.1", "2030");
+    perf::ObservationSet set;
+    perf::addCsv(CsvTable::parse(text, "unet.csv"), set);
+    QCOMPARE(set.rows.size(), std::size_t(3));
+    QCOMPARE(set.rows[0].trainedSamples.value_or(0), 1990.0 * 168);
+    QCOMPARE(set.rows[1].trainedSamples.value_or(0), 347760.0);
+    QCOMPARE(set.rows[2].trainedSamples.value_or(0), 2030.0 * 168);
 }
 
 QTEST_APPLESS_MAIN(TestFit)
