@@ -154,6 +154,8 @@ struct Routing : Entry
 {
     double p2pViaRootComplex = 1;
     double stagedViaHost = 1;
+    // Each direction's share of stagedViaHost when staged copies run both ways at once.
+    double stagedBothWays = 1;
     double rootComplexLatencyUs = 0;
     double stagedLatencyUs = 0;
     double dmaSetupLatencyUs = 0;

@@ -265,6 +265,9 @@ Routing readRouting(ObjectReader &r)
     readEntry(r, g);
     g.p2pViaRootComplex = r.positive("p2pViaRootComplex");
     g.stagedViaHost = r.positive("stagedViaHost");
+    g.stagedBothWays = r.number("stagedBothWays", 1);
+    if (g.stagedBothWays <= 0 || g.stagedBothWays > 1)
+        r.fail("stagedBothWays", "expected a fraction above 0, at most 1");
     g.rootComplexLatencyUs = r.number("rootComplexLatencyUs");
     g.stagedLatencyUs = r.number("stagedLatencyUs");
     g.dmaSetupLatencyUs = r.number("dmaSetupLatencyUs");

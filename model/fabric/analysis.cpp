@@ -114,6 +114,16 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
             }
         }
 
+        // A ring that crosses sockets crosses back: its copies staged through host memory run
+        // both ways at once, and each direction gets less than a one-way copy does.
+        if (std::count_if(ringRoutes.begin(), ringRoutes.end(),
+                          [](const Route &r) { return r.kind == RouteKind::StagedViaHost; })
+            > 1) {
+            for (Route &r : ringRoutes)
+                if (r.kind == RouteKind::StagedViaHost)
+                    r.factor *= catalog.routing().stagedBothWays;
+        }
+
         // Ring: each GPU sends to the next at once; routes share links max-min fairly, then a
         // route's own factor (through a root complex, staged through memory) applies.
         if (n > 1) {

