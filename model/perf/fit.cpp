@@ -316,6 +316,27 @@ std::map<std::string, ErrorStats> summarize(const std::vector<RowResult> &result
     return out;
 }
 
+std::map<std::string, ErrorStats> convergenceFloor(const std::vector<RowResult> &results)
+{
+    std::map<std::string, std::vector<double>> errors;
+    for (const RowResult &r : results) {
+        const Observation &o = *r.row;
+        if (!r.predicted || o.kind != Observation::Kind::Minutes || !o.trainedSamples
+            || *o.trainedSamples <= 0)
+            continue;
+        const auto table = workload::samplesToConverge(*o.workload, o.globalBatch);
+        if (!table)
+            continue;
+        const double e = std::abs(*table / *o.trainedSamples - 1);
+        errors[o.benchmark].push_back(e);
+        errors["all"].push_back(e);
+    }
+    std::map<std::string, ErrorStats> out;
+    for (auto &[name, list] : errors)
+        out[name] = {int(list.size()), quantile(list, 0.5), quantile(list, 0.9)};
+    return out;
+}
+
 std::map<std::string, ErrorStats> summarizeByArchitecture(const std::vector<RowResult> &results)
 {
     std::map<std::string, std::vector<double>> errors;

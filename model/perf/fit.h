@@ -39,6 +39,10 @@ struct RowResult
 // Errors per benchmark (minutes rows) and overall ("all"); throughput rows under "throughput"
 // and "throughput/<benchmark>".
 std::map<std::string, ErrorStats> summarize(const std::vector<RowResult> &results);
+// What the convergence tables alone miss: for minutes rows that record the samples they trained,
+// |table samples at the row's batch / trained samples - 1|, per benchmark and "all". A model
+// with a perfect step time would still be off by about this much (evaluations aside).
+std::map<std::string, ErrorStats> convergenceFloor(const std::vector<RowResult> &results);
 // Minutes rows by the architecture of their GPU ("Ampere", ...), and throughput rows under
 // "throughput/<architecture>".
 std::map<std::string, ErrorStats> summarizeByArchitecture(const std::vector<RowResult> &results);

@@ -217,6 +217,7 @@ OrderedJson validationToJson(const ObservationSet &set, const std::vector<RowRes
     }
     j["summary"] = {{"errors", statsToJson(summarize(results))},
                     {"errors_by_architecture", statsToJson(summarizeByArchitecture(results))},
+                    {"convergence_floor", statsToJson(convergenceFloor(results))},
                     {"predicted", predicted},
                     {"skipped", set.skipped.size() + results.size() - predicted},
                     {"skip_reasons", reasons}};
@@ -239,6 +240,11 @@ std::string validationToText(const ObservationSet &set, const std::vector<RowRes
             << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
     out << "By GPU architecture:\n";
     for (const auto &[name, s] : summarizeByArchitecture(results))
+        out << "  " << name << ": " << s.rows << " rows, median " << fixed(s.median * 100, 1)
+            << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
+    out << "What the convergence tables alone miss (their samples against those each row "
+           "trained; a perfect step time would still be off by this):\n";
+    for (const auto &[name, s] : convergenceFloor(results))
         out << "  " << name << ": " << s.rows << " rows, median " << fixed(s.median * 100, 1)
             << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
     std::map<std::string, int> reasons;
