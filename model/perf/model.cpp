@@ -87,6 +87,13 @@ void setInterval(Prediction &out, const Calibration &cal, const workload::Worklo
         out.intervalMin
             = {*out.timeToTrainMin * std::exp(-hi), *out.timeToTrainMin * std::exp(-lo)};
     out.intervalThroughput = {out.throughput * std::exp(lo), out.throughput * std::exp(hi)};
+    // The interval is the point moved by held-out residuals; when those were all of one sign the
+    // point lies outside it, and the reader should know which to believe.
+    if (lo > 0 || hi < 0)
+        out.notes.push_back(std::string("the prediction lies outside its interval: held out, ")
+                            + w.name + " on " + gpu.arch + " GPUs ran "
+                            + (lo > 0 ? "faster" : "slower")
+                            + " than the model said every time; expect the interval");
 }
 
 } // namespace

@@ -469,6 +469,14 @@ void TestPerf::intervalsAndExtrapolation()
     CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.1));
     CLAB_NEAR(r.intervalThroughput[0], r.throughput * std::exp(-0.1));
     CLAB_NEAR(r.intervalThroughput[1], r.throughput * std::exp(0.2));
+    QVERIFY(!hasNote(r, "outside its interval", "w"));
+    // Held-out residuals all of one sign (every measured time 5-30 % shorter than predicted):
+    // the interval excludes the point, and the prediction says which to believe.
+    perf::Calibration fast = testCalibration();
+    fast.intervals[""] = {0.05, 0.3, 100};
+    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, fast);
+    QVERIFY(*r.timeToTrainMin > r.intervalMin[1]);
+    QVERIFY(hasNote(r, "outside its interval", "faster"));
     // Outside the table: flagged, and 0.15 wider on each side.
     r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     QCOMPARE(r.extrapolation.size(), std::size_t(1));
