@@ -1,7 +1,7 @@
 #include "cli/machinecommand.h"
 
 #include "catalog/catalog.h"
-#include "design/rules.h"
+#include "fabric/analysis.h"
 #include "machine/measurements.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
@@ -53,7 +53,7 @@ int machineCommand(const MachineCommandOptions &options, std::ostream &out, std:
         out << "\n";
         for (const std::string &note : built.notes)
             out << "  note: " << note << "\n";
-        for (const auto &finding : design::checkDesign(d, cat))
+        for (const auto &finding : fabric::findingsOf(d, cat))
             out << "  design rule: " << finding.message << "\n";
     } catch (const InputError &e) {
         err << "composelab machine: " << e.what() << "\n";

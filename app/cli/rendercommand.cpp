@@ -4,7 +4,7 @@
 
 #include "catalog/catalog.h"
 #include "design/design.h"
-#include "design/rules.h"
+#include "fabric/analysis.h"
 #include "util/inputerror.h"
 #include "views/canvas/canvasexport.h"
 #include "views/canvas/canvasscene.h"
@@ -45,7 +45,7 @@ int renderCommand(const RenderOptions &options, std::ostream &out, std::ostream 
     }
     const catalog::Catalog &catalog = catalog::Catalog::builtin();
     views::CanvasScene scene;
-    scene.setDesign(design, design::checkDesign(design, catalog));
+    scene.setDesign(design, fabric::findingsOf(design, catalog));
     QString error;
     if (!views::exportScene(&scene, QString::fromStdString(options.out), options.dpi, &error)) {
         err << "composelab render: " << error.toStdString() << "\n";

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "charts/chartdata.h"
 #include "cluster/report.h"
 #include "cluster/topologyspec.h"
 
@@ -38,13 +37,5 @@ std::string shortLabel(const TopologySpec &spec);
 
 // 1 KiB to 1 GiB in powers of two: smooth curves on a log axis.
 std::vector<double> chartMessageSizes();
-
-// All-reduce bandwidth S/T per accelerator against the message size, one line per report.
-charts::ChartData allreduceChart(const std::vector<LabelledReport> &reports,
-                                 const std::string &title);
-// Network cost per accelerator against the all-reduce bandwidth at the largest message, one
-// point (a series of its own, for the legend) per report.
-charts::ChartData costChart(const std::vector<LabelledReport> &reports, const std::string &title,
-                            const std::string &currency);
 
 } // namespace clab::cluster

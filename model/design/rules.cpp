@@ -1,8 +1,6 @@
 #include "design/rules.h"
 
 #include "catalog/catalog.h"
-#include "cluster/clusterspec.h"
-#include "util/inputerror.h"
 
 #include <algorithm>
 #include <map>
@@ -51,7 +49,6 @@ public:
         checkSlots();
         checkLinks();
         checkSystems();
-        checkCluster();
         return std::move(m_findings);
     }
 
@@ -523,52 +520,6 @@ private:
                               "anything",
                         {dev.id});
             }
-        }
-    }
-
-    // The cluster's system must exist and have GPUs, and its topology must be buildable for
-    // nodes × GPUs endpoints (checked without building it: this runs after every edit).
-    void checkCluster()
-    {
-        if (!m_d.cluster)
-            return;
-        const Cluster &c = *m_d.cluster;
-        const System *s = m_d.system(c.system);
-        if (!s) {
-            add(Severity::Error,
-                "the cluster joins system " + quoted(c.system) + ", which is not in the design",
-                {});
-            return;
-        }
-        std::vector<std::string> hostItem; // the finding's item on the canvas, when there is one
-        if (m_index.host(s->host))
-            hostItem.push_back(s->host);
-        if (c.nodes < 1 || c.nodes > kMaxClusterNodes) {
-            add(Severity::Error,
-                "the cluster has " + std::to_string(c.nodes) + " nodes; expected 1 to "
-                    + std::to_string(kMaxClusterNodes),
-                hostItem);
-            return;
-        }
-        std::set<std::string> gpus;
-        for (const auto &id : s->devices) {
-            const Device *dev = m_index.device(id);
-            if (dev && m_c.gpu(dev->model))
-                gpus.insert(id);
-        }
-        if (gpus.empty()) {
-            add(Severity::Error,
-                "the cluster joins system " + quoted(c.system) + ", which has no GPU", hostItem);
-            return;
-        }
-        try {
-            cluster::checkClusterNetwork(c.topology, c.nodes, int(gpus.size()));
-        } catch (const InputError &e) {
-            add(Severity::Error,
-                "the cluster's topology " + quoted(c.topology) + " does not fit "
-                    + std::to_string(c.nodes) + " nodes of " + std::to_string(gpus.size())
-                    + " GPUs: " + e.place() + ": " + e.message(),
-                hostItem);
         }
     }
 

@@ -26,7 +26,8 @@ const char *severityName(Severity severity);
 
 // The design rules: what a real composable system cannot be (a device composed to two hosts, a
 // slot filled twice, ports that cannot be linked, lanes over budget, NVLink on a GPU without it,
-// unknown catalog ids, ...). Never throws; every problem becomes a finding.
+// unknown catalog ids, ...). Never throws; every problem becomes a finding. The cluster's rules
+// live with the cluster code (cluster::checkCluster); fabric::findingsOf runs both.
 std::vector<Finding> checkDesign(const Design &design, const catalog::Catalog &catalog);
 
 } // namespace clab::design

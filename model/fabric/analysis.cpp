@@ -1,6 +1,7 @@
 #include "fabric/analysis.h"
 
 #include "catalog/catalog.h"
+#include "cluster/clusterrules.h"
 #include "fabric/sharing.h"
 #include "fabric/stepflowsbuilder.h"
 #include "util/limits.h"
@@ -41,10 +42,20 @@ Flow flowOf(const Route &r, double limit = std::numeric_limits<double>::infinity
 
 } // namespace
 
+std::vector<design::Finding> findingsOf(const design::Design &design,
+                                        const catalog::Catalog &catalog)
+{
+    std::vector<design::Finding> out = design::checkDesign(design, catalog);
+    std::vector<design::Finding> cluster = cluster::checkCluster(design, catalog);
+    out.insert(out.end(), std::make_move_iterator(cluster.begin()),
+               std::make_move_iterator(cluster.end()));
+    return out;
+}
+
 Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
 {
     Analysis out;
-    out.findings = design::checkDesign(design, catalog);
+    out.findings = findingsOf(design, catalog);
     const Fabric fabric(design, catalog);
     Router router(fabric);
     const std::vector<double> &capacity = router.capacities();

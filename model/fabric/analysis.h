@@ -89,6 +89,11 @@ struct Analysis
     std::vector<design::Finding> findings;
 };
 
+// Every rule's findings: the design's (design::checkDesign) and its cluster's
+// (cluster::checkCluster).
+std::vector<design::Finding> findingsOf(const design::Design &design,
+                                        const catalog::Catalog &catalog);
+
 // The full analysis: design rules, and for every composed system its host-to-device table (alone,
 // system busy, every system busy), peer-to-peer matrix, drive reads, and what shared parts cost.
 Analysis analyze(const design::Design &design, const catalog::Catalog &catalog);

@@ -1,5 +1,7 @@
-// The Cluster view's numbers (model/cluster/comparison, topologyspec): the reference families
-// at the HammingMesh paper's two scales, the chart series built from reports, and topology specs.
+// The Cluster view's numbers (model/cluster/comparison and topologyspec,
+// model/charts/clustercharts): the reference families at the HammingMesh paper's two scales, the
+// chart series built from reports, and topology specs.
+#include "charts/clustercharts.h"
 #include "cluster/comparison.h"
 #include "cluster/generators.h"
 #include "util/inputerror.h"
@@ -75,7 +77,7 @@ void TestClusterCharts::allreduceSeries()
     // A 4×4 torus at two sizes: the series carry the report's points unchanged.
     const Topology t = torus({4, 4});
     const LabelledReport r{"t", reportOf(t, defaultPriceTable(), {1024, 1 << 20})};
-    const charts::ChartData c = allreduceChart({r, r}, "title");
+    const charts::ChartData c = charts::allreduceChart({r, r}, "title");
     QCOMPARE(c.series.size(), std::size_t(2));
     QCOMPARE(c.series[0].name, std::string("t"));
     QCOMPARE(c.series[0].x, (std::vector<double>{1024, 1 << 20}));
@@ -95,7 +97,7 @@ void TestClusterCharts::costPoints()
     const Topology t = torus({4, 4});
     const LabelledReport r{"torus", reportOf(t, defaultPriceTable(), chartMessageSizes())};
     LabelledReport empty{"none", {}};
-    const charts::ChartData c = costChart({r, empty}, "title", "USD");
+    const charts::ChartData c = charts::costChart({r, empty}, "title", "USD");
     QCOMPARE(c.series.size(), std::size_t(1)); // a report without all-reduce points has none
     QCOMPARE(c.series[0].x, std::vector<double>{r.report.allreduce.back().GBps});
     // 32 copper links for 16 accelerators and no switches: two cables per accelerator.

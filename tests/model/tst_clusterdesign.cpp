@@ -8,6 +8,7 @@
 #include "design/examples.h"
 #include "design/rules.h"
 #include "fabric/analysis.h"
+#include "fabric/analysis.h"
 #include "perf/clusterplatform.h"
 #include "perf/model.h"
 #include "util/inputerror.h"
@@ -44,7 +45,7 @@ std::string withCluster(const std::string &cluster)
 std::vector<std::string> errors(const Design &d)
 {
     std::vector<std::string> out;
-    for (const Finding &f : checkDesign(d, cat())) {
+    for (const Finding &f : fabric::findingsOf(d, cat())) {
         if (f.severity == Severity::Error)
             out.push_back(f.message);
     }

@@ -1,5 +1,6 @@
 #include "views/cluster/clusterview.h"
 
+#include "charts/clustercharts.h"
 #include "cluster/clusterspec.h"
 #include "design/design.h"
 #include "fabric/analysis.h"
@@ -374,7 +375,7 @@ void ClusterView::showCurrent()
     columns.insert(columns.end(), families.begin(), families.end());
     fillMetricsTable(m_table, columns, m_priceTable.currency);
     const std::string size = QLocale(QLocale::English).toString(m_scale).toStdString();
-    m_allreduce->setChart(cluster::allreduceChart(
+    m_allreduce->setChart(charts::allreduceChart(
         all, "All-reduce bandwidth by message size, families at ~" + size + " accelerators"));
     // The curves rise to the right on log axes: the bottom right corner is the empty one (when
     // the legend is inside; with many families it stands beside the plot).
@@ -382,7 +383,7 @@ void ClusterView::showCurrent()
         m_allreduce->axisRect()->insetLayout()->setInsetAlignment(0,
                                                                   Qt::AlignBottom | Qt::AlignRight);
     m_allreduce->replot();
-    m_cost->setChart(cluster::costChart(
+    m_cost->setChart(charts::costChart(
         all, "Network cost against all-reduce bandwidth, families at ~" + size + " accelerators",
         m_priceTable.currency));
 }

@@ -1,0 +1,54 @@
+#include "charts/clustercharts.h"
+
+#include <cmath>
+
+namespace clab::charts {
+
+ChartData allreduceChart(const std::vector<cluster::LabelledReport> &reports,
+                         const std::string &title)
+{
+    ChartData c;
+    // Collective: a bandwidth curve rising to the right, which the chart widget knows.
+    c.kind = ChartKind::Collective;
+    c.title = title;
+    c.x = {"message size (bytes)", true};
+    c.y = {"all-reduce bandwidth S/T per accelerator (GB/s)", true};
+    for (const cluster::LabelledReport &r : reports) {
+        Series s{r.label, SeriesKind::Predicted, {}, {}};
+        for (const cluster::AllreducePoint &p : r.report.allreduce) {
+            s.x.push_back(p.bytes);
+            s.values.push_back(p.GBps);
+        }
+        c.series.push_back(std::move(s));
+    }
+    return c;
+}
+
+ChartData costChart(const std::vector<cluster::LabelledReport> &reports, const std::string &title,
+                    const std::string &currency)
+{
+    ChartData c;
+    // Collective as well: cheap and fast sits bottom right, so the top left is free for the
+    // legend.
+    c.kind = ChartKind::Collective;
+    c.title = title;
+    std::string largest = "the largest message";
+    if (!reports.empty() && !reports.front().report.allreduce.empty()) {
+        const double bytes = reports.front().report.allreduce.back().bytes;
+        largest = bytes >= 0x1p30 ? std::to_string(std::lround(bytes / 0x1p30)) + " GiB"
+                                  : std::to_string(std::lround(bytes / 0x1p20)) + " MiB";
+    }
+    c.x = {"all-reduce bandwidth S/T per accelerator at " + largest + " (GB/s)", false};
+    c.y = {"network cost per accelerator (" + currency + ")", true};
+    for (const cluster::LabelledReport &r : reports) {
+        if (r.report.allreduce.empty())
+            continue;
+        c.series.push_back({r.label,
+                            SeriesKind::Predicted,
+                            {r.report.allreduce.back().GBps},
+                            {r.report.costPerAccelerator}});
+    }
+    return c;
+}
+
+} // namespace clab::charts

@@ -1,0 +1,22 @@
+#pragma once
+
+// Charts of the scale-out topologies (model/cluster/comparison.h): charts build on the cluster
+// code, never the other way round.
+
+#include "charts/chartdata.h"
+#include "cluster/comparison.h"
+
+#include <string>
+#include <vector>
+
+namespace clab::charts {
+
+// All-reduce bandwidth S/T per accelerator against the message size, one line per report.
+ChartData allreduceChart(const std::vector<cluster::LabelledReport> &reports,
+                         const std::string &title);
+// Network cost per accelerator against the all-reduce bandwidth at the largest message, one
+// point (a series of its own, for the legend) per report.
+ChartData costChart(const std::vector<cluster::LabelledReport> &reports, const std::string &title,
+                    const std::string &currency);
+
+} // namespace clab::charts
