@@ -101,7 +101,7 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
         try {
             platform.cluster = cluster::clusterNetwork(o.cluster, o.nodes, platform.gpusPerNode);
         } catch (const InputError &e) {
-            err << "composelab predict: " << e.what() << "\n";
+            err << "composelab predict: --cluster: " << e.what() << "\n";
             return 1;
         }
     }

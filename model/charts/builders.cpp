@@ -127,8 +127,9 @@ ChartData tttChart(const std::vector<RunPoint> &runs)
         std::stable_sort(ordered.begin(), ordered.end(), [](const auto &a, const auto &b) {
             return a.second.size() > b.second.size();
         });
-        c.notes.push_back(std::to_string(ordered.size() - maxGroups)
-                          + " benchmarks with the fewest pairs left out (--benchmark shows one)");
+        c.notes.push_back(
+            std::to_string(ordered.size() - maxGroups)
+            + " benchmarks with the fewest pairs left out (chart one benchmark alone to see it)");
         ordered.resize(maxGroups);
         std::sort(ordered.begin(), ordered.end(),
                   [](const auto &a, const auto &b) { return a.first < b.first; });
@@ -169,9 +170,10 @@ ChartData tttChart(const std::vector<RunPoint> &runs)
         }
     }
     if (folded)
-        c.notes.push_back(std::to_string(folded)
-                          + " slower pairs shown as one \"others\" bar "
-                            "per benchmark, at their medians (--system or --benchmark narrows)");
+        c.notes.push_back(
+            std::to_string(folded)
+            + " slower pairs shown as one \"others\" bar "
+              "per benchmark, at their medians (charting one system or benchmark narrows it)");
     std::size_t longest = 0;
     for (const std::string &label : c.categories)
         longest = std::max(longest, label.size());
@@ -241,9 +243,10 @@ ChartData scalingChart(const std::vector<RunPoint> &runs, bool logAxes)
                 all.sum += mean.sum;
                 all.n += mean.n;
             }
-        c.notes.push_back(std::to_string(variants.size()) + " study variants (more than "
-                          + std::to_string(kMaxVariantCurves)
-                          + " curves) shown as one mean per GPU count; --system narrows");
+        c.notes.push_back(
+            std::to_string(variants.size()) + " study variants (more than "
+            + std::to_string(kMaxVariantCurves)
+            + " curves) shown as one mean per GPU count; charting one system narrows it");
         variants.clear();
     }
     // Words all variants share (the GPU model of a study that does not vary it) go to the title.
@@ -393,8 +396,8 @@ ChartData heatmapChart(const std::vector<BandwidthPoint> &rows, const std::strin
     }
     if (!others.empty())
         c.notes.push_back(std::to_string(others.size())
-                          + " other machines' matrices of this test not shown (--system picks "
-                            "one)");
+                          + " other machines' matrices of this test not shown (chart one system "
+                            "alone to see its own)");
     c.matrix.rows.assign(endpoints.begin(), endpoints.end());
     c.matrix.columns = c.matrix.rows;
     for (const std::string &from : c.matrix.rows)
@@ -488,7 +491,7 @@ ChartData breakdownChart(const std::vector<RunPoint> &runs)
     if (older)
         c.notes.push_back(std::to_string(older) + " older predicted runs left out (at most "
                           + std::to_string(kMaxCategories)
-                          + " bars); select runs or use --benchmark and --system");
+                          + " bars); select fewer runs, or chart one benchmark and system");
     if (bars.empty())
         c.notes.push_back("no predicted run carries a breakdown (details compute_min, "
                           "communication_min, input_min, evaluation_min)");

@@ -95,7 +95,7 @@ ChartData benchmarksSideBySide(const std::vector<std::string> &benchmarks,
                       + std::to_string(variants.size()) + " variants pass "
                       + std::to_string(kMaxCategories)
                       + " bars: one bar per benchmark, totals only; the split of each "
-                        "benchmark's time: chart it with --benchmark");
+                        "benchmark's time: chart that benchmark alone");
     return c;
 }
 
@@ -205,7 +205,7 @@ ChartData compareChart(const std::vector<RunPoint> &runs)
         for (const std::string &n : leftOut)
             omitted += (omitted.empty() ? "" : ", ") + n;
         c.notes.push_back("more than " + std::to_string(kMaxCategories) + " bars: left out "
-                          + omitted + "; chart them with --benchmark");
+                          + omitted + "; chart each benchmark alone");
     }
     return c;
 }

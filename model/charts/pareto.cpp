@@ -66,7 +66,7 @@ ChartData paretoChart(const std::vector<RunPoint> &runs, ParetoAgainst against)
     for (const auto &[benchmark, points] : byBenchmark) {
         if (benchmark != most->first)
             c.notes.push_back(benchmark + ": " + std::to_string(points.size())
-                              + " points not drawn (choose it with --benchmark)");
+                              + " points not drawn (chart that benchmark alone to draw them)");
     }
     std::vector<Point> &points = most->second;
     const bool epoch = epochOf[most->first];

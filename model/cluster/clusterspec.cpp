@@ -24,7 +24,7 @@ std::map<std::string, int> parseParams(const std::string &spec, const std::strin
             if (eq == std::string::npos || used != item.size() - eq - 1 || value < 0)
                 throw std::invalid_argument(item);
         } catch (const std::exception &) {
-            throw InputError("--cluster " + spec, item, "expected key=non-negative integer");
+            throw InputError("cluster network " + spec, item, "expected key=non-negative integer");
         }
         out[item.substr(0, eq)] = value;
         at = comma + 1;
@@ -46,7 +46,7 @@ TopologySpec parseSpec(const std::string &spec, int nodes, int gpusPerNode)
         return v;
     };
     if (nodes < 1 || gpusPerNode < 1 || 1LL * nodes * gpusPerNode > kMaxClusterEndpoints)
-        throw InputError("--cluster " + spec, "nodes",
+        throw InputError("cluster network " + spec, "nodes",
                          "expected 1 to " + std::to_string(kMaxClusterEndpoints)
                              + " GPUs in all, got " + std::to_string(nodes) + " nodes of "
                              + std::to_string(gpusPerNode));
@@ -62,11 +62,11 @@ TopologySpec parseSpec(const std::string &spec, int nodes, int gpusPerNode)
         out.perServer = gpusPerNode;
         out.radix = take("radix", out.radix);
     } else {
-        throw InputError("--cluster " + spec, kind,
+        throw InputError("cluster network " + spec, kind,
                          "expected fattree or rail (optionally :radix=N,taper=N,levels=N)");
     }
     if (!params.empty())
-        throw InputError("--cluster " + spec, params.begin()->first,
+        throw InputError("cluster network " + spec, params.begin()->first,
                          "not a parameter of " + kind
                              + " (radix, taper, levels for fattree; "
                                "radix for rail)");

@@ -107,7 +107,8 @@ private Q_SLOTS:
         r = test::run({"chart", "--kind", "pareto-energy", "--db", whole, "--style", "slides",
                        "--out", pareto});
         QVERIFY2(r.status == 0, r.err.c_str());
-        QVERIFY2(has(r.err, "points not drawn (choose it with --benchmark)"), r.err.c_str());
+        QVERIFY2(has(r.err, "points not drawn (chart that benchmark alone to draw them)"),
+                 r.err.c_str());
         for (const char *size : {"6x4", "1x1in", "6x4ft", "x4in", "6x4in2"}) {
             r = test::run(
                 {"chart", "--kind", "pareto", "--db", whole, "--size", size, "--out", pareto});
