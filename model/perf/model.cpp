@@ -90,10 +90,10 @@ void setInterval(Prediction &out, const Calibration &cal, const workload::Worklo
     // The interval is the point moved by held-out residuals; when those were all of one sign the
     // point lies outside it, and the reader should know which to believe.
     if (lo > 0 || hi < 0)
-        out.notes.push_back(std::string("the prediction lies outside its interval: held out, ")
-                            + w.name + " on " + gpu.arch + " GPUs ran "
+        out.notes.push_back(std::string("the prediction lies outside its interval: at least 9 of "
+                                        "10 held-out rows like this one ran ")
                             + (lo > 0 ? "faster" : "slower")
-                            + " than the model said every time; expect the interval");
+                            + " than the model said; expect the interval");
 }
 
 } // namespace

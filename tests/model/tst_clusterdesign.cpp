@@ -8,7 +8,6 @@
 #include "design/examples.h"
 #include "design/rules.h"
 #include "fabric/analysis.h"
-#include "fabric/analysis.h"
 #include "perf/clusterplatform.h"
 #include "perf/model.h"
 #include "util/inputerror.h"

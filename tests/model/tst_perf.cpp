@@ -477,6 +477,10 @@ void TestPerf::intervalsAndExtrapolation()
     r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, fast);
     QVERIFY(*r.timeToTrainMin > r.intervalMin[1]);
     QVERIFY(hasNote(r, "outside its interval", "faster"));
+    fast.intervals[""] = {-0.3, -0.05, 100};
+    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, fast);
+    QVERIFY(*r.timeToTrainMin < r.intervalMin[0]);
+    QVERIFY(hasNote(r, "outside its interval", "slower"));
     // Outside the table: flagged, and 0.15 wider on each side.
     r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     QCOMPARE(r.extrapolation.size(), std::size_t(1));
