@@ -295,6 +295,19 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
     return cal;
 }
 
+namespace {
+
+// Median and P90 of each group of absolute errors.
+std::map<std::string, ErrorStats> statsOf(std::map<std::string, std::vector<double>> &errors)
+{
+    std::map<std::string, ErrorStats> out;
+    for (auto &[name, list] : errors)
+        out[name] = {int(list.size()), quantile(list, 0.5), quantile(list, 0.9)};
+    return out;
+}
+
+} // namespace
+
 std::map<std::string, ErrorStats> summarize(const std::vector<RowResult> &results)
 {
     std::map<std::string, std::vector<double>> errors;
@@ -310,10 +323,7 @@ std::map<std::string, ErrorStats> summarize(const std::vector<RowResult> &result
         errors[r.row->benchmark].push_back(e);
         errors["all"].push_back(e);
     }
-    std::map<std::string, ErrorStats> out;
-    for (auto &[name, list] : errors)
-        out[name] = {int(list.size()), quantile(list, 0.5), quantile(list, 0.9)};
-    return out;
+    return statsOf(errors);
 }
 
 std::map<std::string, ErrorStats> convergenceFloor(const std::vector<RowResult> &results)
@@ -331,10 +341,7 @@ std::map<std::string, ErrorStats> convergenceFloor(const std::vector<RowResult> 
         errors[o.benchmark].push_back(e);
         errors["all"].push_back(e);
     }
-    std::map<std::string, ErrorStats> out;
-    for (auto &[name, list] : errors)
-        out[name] = {int(list.size()), quantile(list, 0.5), quantile(list, 0.9)};
-    return out;
+    return statsOf(errors);
 }
 
 std::map<std::string, ErrorStats> summarizeByArchitecture(const std::vector<RowResult> &results)
@@ -348,10 +355,7 @@ std::map<std::string, ErrorStats> summarizeByArchitecture(const std::vector<RowR
         errors[r.row->kind == Observation::Kind::Throughput ? "throughput/" + arch : arch]
             .push_back(e);
     }
-    std::map<std::string, ErrorStats> out;
-    for (auto &[name, list] : errors)
-        out[name] = {int(list.size()), quantile(list, 0.5), quantile(list, 0.9)};
-    return out;
+    return statsOf(errors);
 }
 
 std::optional<GroupOut> parseGroupOut(std::string_view text)

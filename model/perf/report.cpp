@@ -224,6 +224,17 @@ OrderedJson validationToJson(const ObservationSet &set, const std::vector<RowRes
     return j;
 }
 
+namespace {
+
+void printStats(std::ostream &out, const std::map<std::string, ErrorStats> &stats)
+{
+    for (const auto &[name, s] : stats)
+        out << "  " << name << ": " << s.rows << " rows, median " << fixed(s.median * 100, 1)
+            << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
+}
+
+} // namespace
+
 std::string validationToText(const ObservationSet &set, const std::vector<RowResult> &results)
 {
     std::ostringstream out;
@@ -235,18 +246,12 @@ std::string validationToText(const ObservationSet &set, const std::vector<RowRes
             << (r.predicted ? fixed(*r.predicted, 2) + unit : std::string("-")) << "\n";
     }
     out << "\nAbsolute error by benchmark (median, 90th percentile):\n";
-    for (const auto &[name, s] : summarize(results))
-        out << "  " << name << ": " << s.rows << " rows, median " << fixed(s.median * 100, 1)
-            << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
+    printStats(out, summarize(results));
     out << "By GPU architecture:\n";
-    for (const auto &[name, s] : summarizeByArchitecture(results))
-        out << "  " << name << ": " << s.rows << " rows, median " << fixed(s.median * 100, 1)
-            << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
+    printStats(out, summarizeByArchitecture(results));
     out << "What the convergence tables alone miss (their samples against those each row "
            "trained; a perfect step time would still be off by this):\n";
-    for (const auto &[name, s] : convergenceFloor(results))
-        out << "  " << name << ": " << s.rows << " rows, median " << fixed(s.median * 100, 1)
-            << " %, p90 " << fixed(s.p90 * 100, 1) << " %\n";
+    printStats(out, convergenceFloor(results));
     std::map<std::string, int> reasons;
     for (const Skipped &s : set.skipped)
         ++reasons[s.reason];
