@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 namespace clab::perf {
@@ -143,16 +144,25 @@ Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &an
     Platform p;
     const fabric::SystemReport &s = analysis.systems.at(systemIndex);
     if (!s.gpus.empty()) {
-        const design::Device *d = index.device(s.gpus.front());
-        p.gpu = d ? catalog.gpu(d->model) : nullptr;
+        // Data-parallel replicas wait for the slowest: a mixed system runs at its slowest GPU
+        // (lowest 16-bit peak, then memory bandwidth, then memory).
+        auto slower = [](const catalog::Gpu &a, const catalog::Gpu &b) {
+            return std::tuple(a.tflops.fp16.value_or(0), a.memBwGBps, a.memGB)
+                   < std::tuple(b.tflops.fp16.value_or(0), b.memBwGBps, b.memGB);
+        };
+        bool mixed = false;
         for (const auto &id : s.gpus) {
-            const design::Device *other = index.device(id);
-            if (other && d && other->model != d->model) {
-                p.notes.push_back("the system mixes GPU models; the model uses " + d->model
-                                  + " for all");
-                break;
-            }
+            const design::Device *d = index.device(id);
+            const catalog::Gpu *g = d ? catalog.gpu(d->model) : nullptr;
+            if (!g)
+                continue;
+            mixed = mixed || (p.gpu && g != p.gpu);
+            if (!p.gpu || slower(*g, *p.gpu))
+                p.gpu = g;
         }
+        if (mixed)
+            p.notes.push_back("the system mixes GPU models; its replicas wait for the slowest, "
+                              + p.gpu->id + ", so the model uses it for all");
     }
     p.gpusPerNode = std::max<int>(1, int(s.gpus.size()));
     if (const design::Host *h = index.host(s.host)) {

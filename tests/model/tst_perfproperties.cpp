@@ -3,6 +3,8 @@
 // and platform of model/perftest.h; tst_perf.cpp works each term by hand.
 #include "model/perftest.h"
 
+#include <algorithm>
+
 using namespace clab;
 using namespace clab::perftest;
 
@@ -17,6 +19,7 @@ private Q_SLOTS:
     void largerBatchNeverFewerSamples();
     void moreGpusNeverLowerThroughput();
     void sxmNeverSlowerThanPcie();
+    void mixedGpusRunAtTheSlowest();
     void gpt3NeedsModelParallelism();
     void gpt3FitsOnManyNodes();
 };
@@ -177,6 +180,30 @@ void TestPerfProperties::sxmNeverSlowerThanPcie()
         }
     }
     QVERIFY2(slower.isEmpty(), qPrintable(slower.join(QStringLiteral("; "))));
+}
+
+void TestPerfProperties::mixedGpusRunAtTheSlowest()
+{
+    // Data-parallel replicas wait for the slowest GPU: making one GPU of eight a faster part
+    // (80 GB, 1,935 against 1,555 GB/s) never speeds the system, wherever that GPU sits.
+    const workload::Workload &w = builtinWorkload("resnet50");
+    design::Design d = example("a100-pcie-two-switches.clab");
+    for (auto &dev : d.devices)
+        if (dev.model == "A100-PCIe-80GB")
+            dev.model = "A100-PCIe-40GB";
+    const double uniform = predictBuiltin(platformOfDesign(d), w, 2048).throughput;
+    for (const char *fast : {"gpu0", "gpu5"}) {
+        design::Design one = d;
+        for (auto &dev : one.devices)
+            if (dev.id == fast)
+                dev.model = "A100-PCIe-80GB";
+        const perf::Platform p = platformOfDesign(one);
+        QCOMPARE(p.gpu->id, std::string("A100-PCIe-40GB"));
+        QVERIFY(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string &n) {
+            return n.find("slowest") != std::string::npos;
+        }));
+        QCOMPARE(predictBuiltin(p, w, 2048).throughput, uniform);
+    }
 }
 
 void TestPerfProperties::gpt3NeedsModelParallelism()
