@@ -100,18 +100,26 @@ void printTable(const cluster::TopologyReport &r, const cluster::PriceTable &pri
     out << buf;
 }
 
+const char *queueName(const cluster::PlacementStudy &s)
+{
+    if (!s.traceQueue)
+        return "given";
+    return s.queue == cluster::JobQueue::Paper ? "paper" : "trace";
+}
+
 OrderedJson toJson(const cluster::PlacementStudy &s, const TopoOptions &o)
 {
     OrderedJson j;
     j["grid"] = {{"x", s.x}, {"y", s.y}, {"boards", 1LL * s.x * s.y}};
-    j["queue"] = {{"source", s.traceQueue ? "trace" : "given"},
+    j["queue"] = {{"source", queueName(s)},
                   {"jobs", s.jobs.size()},
                   {"requested_boards", s.requestedBoards},
                   {"sizes", s.jobs}};
-    if (s.traceQueue) {
+    if (s.traceQueue)
         j["queue"]["seed"] = o.seed;
+    if (s.traceQueue && s.queue == cluster::JobQueue::Trace)
         j["queue"]["max_job_boards"] = s.maxJob;
-    }
+    j["seeds"] = s.seeds;
     j["faulty_fraction"] = o.faulty;
     j["faulty_boards"] = s.faultyBoards;
     j["faulty_at"] = OrderedJson::array();
@@ -123,21 +131,29 @@ OrderedJson toJson(const cluster::PlacementStudy &s, const TopoOptions &o)
     for (const auto &run : s.runs) {
         const auto &r = run.result;
         OrderedJson blocks = OrderedJson::array();
-        for (const auto &b : r.blocks)
-            blocks.push_back({{"job", b.job},
-                              {"boards", s.jobs[std::size_t(b.job)]},
-                              {"row", b.row},
-                              {"col", b.col},
-                              {"rows", b.rows},
-                              {"cols", b.cols}});
-        j["runs"].push_back({{"policy", cluster::policyName(run.policy)},
+        for (const auto &b : r.blocks) {
+            OrderedJson block = {{"job", b.job},   {"boards", run.jobs[std::size_t(b.job)]},
+                                 {"row", b.row},   {"col", b.col},
+                                 {"rows", b.rows}, {"cols", b.cols}};
+            if (!b.rowIds.empty()) {
+                block["row_ids"] = b.rowIds;
+                block["col_ids"] = b.colIds;
+            }
+            blocks.push_back(std::move(block));
+        }
+        OrderedJson entry = {{"policy", cluster::policyName(run.policy)},
                              {"faults", run.withFaults},
+                             {"faulty_boards", run.faultyBoards},
+                             {"jobs", run.jobs.size()},
                              {"placed_jobs", r.placedJobs},
                              {"requested_boards", r.requestedBoards},
                              {"allocated_boards", r.allocatedBoards},
                              {"healthy_boards", r.healthyBoards},
-                             {"utilisation", r.utilisation()},
-                             {"blocks", blocks}});
+                             {"utilisation", run.medianUtilisation()}};
+        if (s.seeds > 1)
+            entry["utilisation_by_seed"] = run.utilisations;
+        entry["blocks"] = std::move(blocks);
+        j["runs"].push_back(std::move(entry));
     }
     return j;
 }
@@ -151,24 +167,31 @@ void printPlacement(const cluster::PlacementStudy &s, const TopoOptions &o,
         << board.second << " boards (" << boards << " boards, "
         << boards * board.first * board.second << " accelerators)\n";
     out << "  queue: " << s.jobs.size() << " jobs asking for " << s.requestedBoards << " boards";
-    if (s.traceQueue)
+    if (s.traceQueue && s.queue == cluster::JobQueue::Paper)
+        out << " (the HammingMesh paper's: Alibaba PAI job sizes until every healthy board is "
+               "asked for, seed "
+            << o.seed << ")";
+    else if (s.traceQueue)
         out << " (trace-like sizes up to " << s.maxJob << " boards, seed " << o.seed << ")";
     out << "\n";
     if (o.faulty > 0)
         out << "  faulty boards: " << s.faultyBoards << " of " << boards
             << " (each with probability " << o.faulty << ")\n";
-    out << "  policy  faults  placed jobs   requested   allocated     healthy  utilisation\n";
+    if (s.seeds > 1)
+        out << "  " << s.seeds << " seeds (" << o.seed << " to "
+            << o.seed + std::uint64_t(s.seeds) - 1
+            << "); jobs, placed and boards are the first seed's, utilisation the median\n";
+    out << "  policy   faulty  placed jobs   requested   allocated     healthy  utilisation\n";
     for (const auto &run : s.runs) {
         const auto &r = run.result;
-        std::snprintf(buf, sizeof buf,
-                      "  %-6s  %-6s  %5d of %-3zu  %10lld  %10lld  %10lld  %9.2f %%\n",
-                      cluster::policyName(run.policy), run.withFaults ? "yes" : "no", r.placedJobs,
-                      s.jobs.size(), r.requestedBoards, r.allocatedBoards, r.healthyBoards,
-                      100 * r.utilisation());
+        std::snprintf(
+            buf, sizeof buf, "  %-7s  %6lld  %5d of %-5zu  %10lld  %10lld  %10lld  %9.2f %%\n",
+            cluster::policyName(run.policy), run.faultyBoards, r.placedJobs, run.jobs.size(),
+            r.requestedBoards, r.allocatedBoards, r.healthyBoards, 100 * run.medianUtilisation());
         out << buf;
     }
-    out << "  utilisation: boards the placed jobs asked for / healthy boards; a job takes a "
-           "contiguous, near-square block\n";
+    out << "  utilisation: boards the placed jobs asked for / healthy boards; sorted and greedy "
+           "take contiguous, near-square blocks, submesh any rows and columns\n";
 }
 
 int placeCommand(const TopoOptions &o, std::ostream &out, std::ostream &err)
@@ -178,13 +201,20 @@ int placeCommand(const TopoOptions &o, std::ostream &out, std::ostream &err)
         return 2;
     }
     std::vector<cluster::PlacementPolicy> policies;
-    if (o.place == "sorted" || o.place == "both")
+    if (o.place == "submesh" || o.place == "all")
+        policies.push_back(cluster::PlacementPolicy::Submesh);
+    if (o.place == "sorted" || o.place == "both" || o.place == "all")
         policies.push_back(cluster::PlacementPolicy::Sorted);
-    if (o.place == "greedy" || o.place == "both")
+    if (o.place == "greedy" || o.place == "both" || o.place == "all")
         policies.push_back(cluster::PlacementPolicy::Greedy);
     if (policies.empty()) {
         err << "composelab topo: --place: unknown policy \"" << o.place
-            << "\"; expected sorted, greedy or both\n";
+            << "\"; expected submesh, sorted, greedy, both (sorted and greedy) or all\n";
+        return 2;
+    }
+    if (o.queue != "trace" && o.queue != "paper") {
+        err << "composelab topo: --queue: unknown queue \"" << o.queue
+            << "\"; expected trace or paper\n";
         return 2;
     }
     const auto board = cluster::parsePair(o.board, o.kind, "board");
@@ -193,10 +223,13 @@ int placeCommand(const TopoOptions &o, std::ostream &out, std::ostream &err)
     p.x = grid.first;
     p.y = grid.second;
     p.jobs = o.jobs;
+    p.queue = o.queue == "paper" ? cluster::JobQueue::Paper : cluster::JobQueue::Trace;
     p.jobBoards = o.jobsBoards;
     p.maxJob = o.maxJob;
     p.faultyFraction = o.faulty;
+    p.faultyCounts = o.faultyBoards;
     p.seed = o.seed;
+    p.seeds = o.seeds;
     p.policies = policies;
     const cluster::PlacementStudy study = cluster::studyPlacement(p);
     if (o.json)
@@ -261,13 +294,26 @@ void addTopoSubcommand(CLI::App &app, TopoOptions &o)
     cmd->add_option("--sizes", o.sizes, "All-reduce message sizes in bytes");
     CLI::Option *place
         = cmd->add_option("--place", o.place,
-                          "hammingmesh: place a job queue on the grid with the sorted or greedy "
-                          "heuristic, or both, and report utilisation")
-              ->check(CLI::IsMember({"sorted", "greedy", "both"}));
+                          "hammingmesh: place a job queue on the grid and report utilisation: "
+                          "submesh (any rows and columns), sorted or greedy (contiguous "
+                          "blocks), both (sorted and greedy) or all")
+              ->check(CLI::IsMember({"submesh", "sorted", "greedy", "both", "all"}));
     cmd->add_option("--faulty", o.faulty,
                     "--place: fraction of faulty boards (adds runs with faults)")
         ->needs(place);
+    cmd->add_option("--faulty-boards", o.faultyBoards,
+                    "--place: exactly this many faulty boards, e.g. 50,100 (adds runs for each)")
+        ->delimiter(',')
+        ->needs(place);
+    cmd->add_option("--queue", o.queue,
+                    "--place: trace (trace-like sizes, the default) or paper (the HammingMesh "
+                    "paper's Alibaba job sizes until every healthy board is asked for)")
+        ->check(CLI::IsMember({"trace", "paper"}))
+        ->needs(place);
     cmd->add_option("--seed", o.seed, "--place: seed of the job queue and the faults")
+        ->needs(place);
+    cmd->add_option("--seeds", o.seeds,
+                    "--place: run seeds seed..seed+N-1 and report the median utilisation")
         ->needs(place);
     cmd->add_option("--jobs-boards", o.jobsBoards,
                     "--place: boards the trace-like queue asks for (default: the grid's)")

@@ -21,12 +21,15 @@ struct TopoOptions : cluster::TopologySpec
     std::string prices;        // price table file; empty: the shipped one
     std::vector<double> sizes; // all-reduce message sizes in bytes; empty: 1 KiB .. 1 GiB
     // hammingmesh job placement instead of the network report (model/cluster/placementstudy.h)
-    std::string place;        // "sorted", "greedy" or "both"; empty: no placement
-    double faulty = 0;        // fraction of faulty boards; above 0 adds runs with faults
-    std::uint64_t seed = 1;   // of the job queue and the faults
-    long long jobsBoards = 0; // boards the trace-like queue asks for; 0: the grid's
-    int maxJob = 0;           // largest trace job in boards; 0: a quarter of the grid
-    std::vector<int> jobs;    // the queue itself, in boards; empty: trace-like
+    std::string place;           // "submesh", "sorted", "greedy", "both" or "all"; empty: none
+    std::string queue = "trace"; // "trace" or "paper" (when jobs is empty)
+    double faulty = 0;           // fraction of faulty boards; above 0 adds runs with faults
+    std::vector<long long> faultyBoards; // exact counts of faulty boards; each adds runs
+    std::uint64_t seed = 1;              // of the job queue and the faults
+    int seeds = 1;                       // seed..seed+seeds-1, utilisation the median
+    long long jobsBoards = 0;            // boards the trace-like queue asks for; 0: the grid's
+    int maxJob = 0;                      // largest trace job in boards; 0: a quarter of the grid
+    std::vector<int> jobs;               // the queue itself, in boards; empty: trace-like
     bool json = false;
 };
 

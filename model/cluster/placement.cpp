@@ -1,5 +1,9 @@
 #include "cluster/placement.h"
 
+#include "cluster/paperqueue.h"
+#include "cluster/splitmix.h"
+#include "cluster/submesh.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,20 +13,6 @@
 namespace clab::cluster {
 
 namespace {
-
-// SplitMix64 (Steele, Lea, Flood 2014): small, fast and identical everywhere.
-struct SplitMix
-{
-    std::uint64_t state;
-    std::uint64_t next()
-    {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return double(next() >> 11) * 0x1.0p-53; } // [0, 1)
-};
 
 // Boards taken (faulty or allocated) as a summed-area table, so that a block is free when its
 // sum is 0: O(1) a test, O(x·y) to rebuild after a placement.
@@ -57,6 +47,14 @@ struct Occupancy
     }
 };
 
+void record(PlacementResult &res, Block block, int boards)
+{
+    ++res.placedJobs;
+    res.requestedBoards += boards;
+    res.allocatedBoards += 1LL * block.rows * block.cols;
+    res.blocks.push_back(std::move(block));
+}
+
 bool placeOne(Occupancy &occ, int job, int boards, PlacementResult &res)
 {
     for (const auto &[h, w] : blockShapes(boards, occ.x, occ.y)) {
@@ -64,10 +62,7 @@ bool placeOne(Occupancy &occ, int job, int boards, PlacementResult &res)
             for (int c = 0; c + w <= occ.y; ++c) {
                 if (occ.isFree(r, c, h, w)) {
                     occ.take(r, c, h, w);
-                    res.blocks.push_back({job, r, c, h, w});
-                    ++res.placedJobs;
-                    res.requestedBoards += boards;
-                    res.allocatedBoards += 1LL * h * w;
+                    record(res, {job, r, c, h, w, {}, {}}, boards);
                     return true;
                 }
             }
@@ -76,7 +71,43 @@ bool placeOne(Occupancy &occ, int job, int boards, PlacementResult &res)
     return false;
 }
 
+bool placeSubmesh(FreeBoards &grid, int job, int boards, int x, int y, PlacementResult &res)
+{
+    std::vector<int> rows, cols;
+    for (const auto &[h, w] : submeshShapes(boards, x, y)) {
+        if (grid.find(h, w, rows, cols)) {
+            grid.take(rows, cols);
+            record(res, {job, rows.front(), cols.front(), h, w, rows, cols}, boards);
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
+
+std::vector<std::pair<int, int>> submeshShapes(int boards, int x, int y)
+{
+    std::vector<std::tuple<double, int, int>> exact; // -(short/long), h, w
+    for (int h = 1; h <= std::min(x, boards); ++h) {
+        if (boards % h != 0 || boards / h > y)
+            continue;
+        const int w = boards / h;
+        exact.emplace_back(-double(std::min(h, w)) / std::max(h, w), h, w);
+    }
+    std::stable_sort(exact.begin(), exact.end());
+    std::vector<std::pair<int, int>> shapes;
+    const int squarestShort = squarestFactors(boards).first;
+    for (const auto &[ratio, h, w] : exact) {
+        if (-ratio >= 1.0 / 8 || std::min(h, w) == squarestShort)
+            shapes.emplace_back(h, w);
+    }
+    for (const auto &s : blockShapes(boards, x, y)) {
+        if (s.first * s.second != boards)
+            shapes.push_back(s);
+    }
+    return shapes;
+}
 
 std::vector<std::pair<int, int>> blockShapes(int boards, int x, int y)
 {
@@ -99,18 +130,32 @@ std::vector<std::pair<int, int>> blockShapes(int boards, int x, int y)
 PlacementResult placeJobs(int x, int y, const std::vector<int> &jobBoards, PlacementPolicy policy,
                           const std::vector<std::uint8_t> &faulty)
 {
-    Occupancy occ{
-        x, y, faulty.empty() ? std::vector<std::uint8_t>(std::size_t(x * y), 0) : faulty, {}};
-    occ.rebuild();
+    const std::vector<std::uint8_t> taken
+        = faulty.empty() ? std::vector<std::uint8_t>(std::size_t(x * y), 0) : faulty;
     PlacementResult res;
-    res.healthyBoards = std::count(occ.taken.begin(), occ.taken.end(), std::uint8_t(0));
+    res.healthyBoards = std::count(taken.begin(), taken.end(), std::uint8_t(0));
     std::vector<int> order(jobBoards.size());
     std::iota(order.begin(), order.end(), 0);
-    if (policy == PlacementPolicy::Sorted) {
+    if (policy != PlacementPolicy::Greedy) {
         std::stable_sort(order.begin(), order.end(), [&](int l, int r) {
             return jobBoards[std::size_t(l)] > jobBoards[std::size_t(r)];
         });
     }
+    if (policy == PlacementPolicy::Submesh) {
+        // Boards only ever get taken, so a size that found no sub-mesh is not searched again.
+        FreeBoards grid(x, y, taken);
+        std::vector<int> failed; // sizes, falling as the queue does
+        for (int job : order) {
+            const int boards = jobBoards[std::size_t(job)];
+            if (boards > grid.freeCount() || (!failed.empty() && failed.back() == boards))
+                continue;
+            if (!placeSubmesh(grid, job, boards, x, y, res))
+                failed.push_back(boards);
+        }
+        return res;
+    }
+    Occupancy occ{x, y, taken, {}};
+    occ.rebuild();
     // Boards only ever get taken, so once a size fails every later job at least as large fails
     // too: sorted skips them without searching (a long queue would otherwise scan the grid for
     // each of them).

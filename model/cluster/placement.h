@@ -6,19 +6,21 @@
 namespace clab::cluster {
 
 // Job placement on a HammingMesh board grid (HammingMesh, SC22: jobs take whole boards in
-// near-square blocks). A block is a contiguous h×w rectangle of healthy, free boards. (The paper
-// may also combine non-adjacent rows and columns, which a Hamming graph allows; we do not, so our
-// utilisations are lower bounds of what that could reach.)
+// near-square shapes). Greedy and sorted place a job on a contiguous h×w rectangle of healthy,
+// free boards; submesh on any h rows and any w columns whose crossings are healthy and free, which
+// a Hamming graph allows (the paper's "virtual sub-HxMesh").
 
 struct Block
 {
-    int job = 0; // index into the job list
-    int row = 0, col = 0, rows = 0, cols = 0;
+    int job = 0;                              // index into the job list
+    int row = 0, col = 0, rows = 0, cols = 0; // first row and column, and the counts
+    std::vector<int> rowIds, colIds;          // submesh: the rows and columns (empty otherwise)
 };
 
 enum class PlacementPolicy {
     Greedy, // arrival order, first fit, stop at the first job that does not fit (FIFO)
-    Sorted  // largest job first, first fit, jobs that do not fit are skipped
+    Sorted, // largest job first, first fit, jobs that do not fit are skipped
+    Submesh // largest job first, any rows and columns (cluster/submesh.h), misfits skipped
 };
 
 struct PlacementResult
@@ -37,6 +39,9 @@ struct PlacementResult
 // Block shapes for a job of `boards` on an x×y grid, best first: aspect ratio at most 2 before
 // longer ones, then least area (never a whole spare row or column), then the squarest.
 std::vector<std::pair<int, int>> blockShapes(int boards, int x, int y);
+// Sub-mesh shapes, best first: the exact factorisations of `boards` that fit, the squarest first
+// (each way round) and none longer than 8:1 unless it is the squarest, then blockShapes.
+std::vector<std::pair<int, int>> submeshShapes(int boards, int x, int y);
 
 // faulty: x·y flags (row-major), empty for none.
 PlacementResult placeJobs(int x, int y, const std::vector<int> &jobBoards, PlacementPolicy policy,

@@ -1,6 +1,11 @@
 #include "cluster/placementstudy.h"
 
+#include "cluster/paperqueue.h"
 #include "cluster/topology.h"
+
+#include "util/stats.h"
+
+#include <algorithm>
 
 #include <numeric>
 
@@ -10,7 +15,6 @@ namespace {
 
 const std::string kKind = "hammingmesh";
 
-// Faults draw from their own stream: the queue's seed as is would repeat its random numbers.
 constexpr std::uint64_t kFaultStream = 0x5eedfa017ull;
 
 void check(const PlacementStudyParams &p)
@@ -42,13 +46,57 @@ void check(const PlacementStudyParams &p)
         badParameter(kKind, "faulty",
                      "expected a fraction of faulty boards from 0 to below 1, got "
                          + std::to_string(p.faultyFraction));
+    for (long long n : p.faultyCounts) {
+        if (n <= 0 || n >= boards)
+            badParameter(kKind, "faulty-boards",
+                         "expected 1 to " + std::to_string(boards - 1)
+                             + " faulty boards (the grid keeps one healthy board), got "
+                             + std::to_string(n));
+    }
+    if (p.seeds < 1 || p.seeds > kMaxPlacementSeeds)
+        badParameter(kKind, "seeds",
+                     "expected 1 to " + std::to_string(kMaxPlacementSeeds) + " seeds, got "
+                         + std::to_string(p.seeds));
 }
+
+// A fault level: none, each board with a probability, or an exact number of boards.
+struct FaultLevel
+{
+    double fraction = 0;
+    long long count = 0;
+    bool none() const { return fraction <= 0 && count <= 0; }
+    std::vector<std::uint8_t> draw(int x, int y, std::uint64_t seed) const
+    {
+        if (none())
+            return {};
+        // Faults draw from a stream of their own: the queue's seed as is would repeat its numbers.
+        return count > 0 ? faultyBoards(x, y, count, seed ^ kFaultStream)
+                         : randomFaults(x, y, fraction, seed ^ kFaultStream);
+    }
+};
 
 } // namespace
 
 const char *policyName(PlacementPolicy policy)
 {
-    return policy == PlacementPolicy::Sorted ? "sorted" : "greedy";
+    switch (policy) {
+    case PlacementPolicy::Greedy:
+        return "greedy";
+    case PlacementPolicy::Sorted:
+        return "sorted";
+    case PlacementPolicy::Submesh:
+        return "submesh";
+    }
+    return "sorted";
+}
+
+double PlacementRun::medianUtilisation() const
+{
+    if (utilisations.empty())
+        return result.utilisation();
+    std::vector<double> sorted = utilisations;
+    std::sort(sorted.begin(), sorted.end());
+    return quantileOfSorted(sorted, 0.5);
 }
 
 PlacementStudy studyPlacement(const PlacementStudyParams &p)
@@ -57,23 +105,56 @@ PlacementStudy studyPlacement(const PlacementStudyParams &p)
     PlacementStudy s;
     s.x = p.x;
     s.y = p.y;
+    s.seeds = p.seeds;
     const long long boards = 1LL * p.x * p.y;
     s.traceQueue = p.jobs.empty();
-    if (s.traceQueue) {
+    s.queue = p.queue;
+    if (s.traceQueue && p.queue == JobQueue::Trace)
         s.maxJob = p.maxJob > 0 ? p.maxJob : int(std::max(1LL, boards / 4));
-        s.jobs = traceJobSizes(p.jobBoards > 0 ? p.jobBoards : boards, s.maxJob, p.seed);
-    } else {
-        s.jobs = p.jobs;
+    auto queueOf = [&](std::uint64_t seed, long long healthy) {
+        if (!s.traceQueue)
+            return p.jobs;
+        if (p.queue == JobQueue::Paper)
+            return paperJobSizes(p.x, p.y, healthy, seed);
+        return traceJobSizes(p.jobBoards > 0 ? p.jobBoards : boards, s.maxJob, seed);
+    };
+
+    std::vector<FaultLevel> levels{{}};
+    if (p.faultyFraction > 0)
+        levels.push_back({p.faultyFraction, 0});
+    for (long long n : p.faultyCounts)
+        levels.push_back({0, n});
+    // runs[policy][level], filled seed by seed (a queue and its faults are drawn once for all
+    // policies).
+    std::vector<std::vector<PlacementRun>> runs(p.policies.size());
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+        for (int k = 0; k < p.seeds; ++k) {
+            const std::uint64_t seed = p.seed + std::uint64_t(k);
+            const std::vector<std::uint8_t> faults = levels[l].draw(p.x, p.y, seed);
+            const long long faulty = std::accumulate(faults.begin(), faults.end(), 0LL);
+            const std::vector<int> jobs = queueOf(seed, boards - faulty);
+            if (k == 0 && l == 0) {
+                s.jobs = jobs;
+                s.requestedBoards = std::accumulate(jobs.begin(), jobs.end(), 0LL);
+            }
+            if (k == 0 && l == 1) {
+                s.faults = faults;
+                s.faultyBoards = faulty;
+            }
+            for (std::size_t i = 0; i < p.policies.size(); ++i) {
+                if (k == 0)
+                    runs[i].push_back({p.policies[i], !levels[l].none(), faulty, jobs, {}, {}});
+                PlacementRun &run = runs[i].back();
+                const PlacementResult r = placeJobs(p.x, p.y, jobs, p.policies[i], faults);
+                run.utilisations.push_back(r.utilisation());
+                if (k == 0)
+                    run.result = r;
+            }
+        }
     }
-    s.requestedBoards = std::accumulate(s.jobs.begin(), s.jobs.end(), 0LL);
-    if (p.faultyFraction > 0) {
-        s.faults = randomFaults(p.x, p.y, p.faultyFraction, p.seed ^ kFaultStream);
-        s.faultyBoards = std::accumulate(s.faults.begin(), s.faults.end(), 0LL);
-    }
-    for (PlacementPolicy policy : p.policies) {
-        s.runs.push_back({policy, false, placeJobs(p.x, p.y, s.jobs, policy)});
-        if (p.faultyFraction > 0)
-            s.runs.push_back({policy, true, placeJobs(p.x, p.y, s.jobs, policy, s.faults)});
+    for (auto &perPolicy : runs) {
+        for (auto &run : perPolicy)
+            s.runs.push_back(std::move(run));
     }
     return s;
 }

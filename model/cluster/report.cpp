@@ -1,6 +1,8 @@
 #include "cluster/report.h"
 
 #include "cluster/generators.h"
+#include "cluster/paperqueue.h"
+#include "cluster/placement.h"
 
 namespace clab::cluster {
 
@@ -32,6 +34,19 @@ std::vector<ClusterBenchmark> clusterBenchmarks()
          [] {
              const Topology t = hammingMesh({2, 2, 64, 64, 64});
              volatile double v = reportOf(t, defaultPriceTable()).cost.total();
+             (void)v;
+         }},
+        // The paper's queue on Hx2Mesh 64×64 with 100 faulty boards, drawn and placed by each
+        // of the three policies (topo hammingmesh --place all --queue paper).
+        {"place_hx_64x64", "<= 100 ms",
+         [] {
+             const auto faults = faultyBoards(64, 64, 100, 1);
+             const auto jobs = paperJobSizes(64, 64, 4096 - 100, 1);
+             long long placed = 0;
+             for (auto policy :
+                  {PlacementPolicy::Submesh, PlacementPolicy::Sorted, PlacementPolicy::Greedy})
+                 placed += placeJobs(64, 64, jobs, policy, faults).placedJobs;
+             volatile long long v = placed;
              (void)v;
          }},
         {"topo_fattree_16k", "<= 1 s",

@@ -57,6 +57,7 @@ private Q_SLOTS:
     void priceFile();
     void placementByHand();
     void placementWithFaults();
+    void paperQueueSubmesh();
     void placementBadValues_data();
     void placementBadValues();
 };
@@ -226,7 +227,7 @@ void TestTopoCli::placementByHand()
     const auto plain = clab::test::run(
         {"topo", "hammingmesh", "--grid", "4x4", "--place", "greedy", "--jobs", "2,16,1"});
     QCOMPARE(plain.status, 0);
-    QVERIFY2(plain.out.find("greedy  no") != std::string::npos, plain.out.c_str());
+    QVERIFY2(plain.out.find("greedy        0") != std::string::npos, plain.out.c_str());
     QVERIFY2(plain.out.find("12.50 %") != std::string::npos, plain.out.c_str());
 }
 
@@ -279,6 +280,51 @@ void TestTopoCli::placementWithFaults()
     }
 }
 
+void TestTopoCli::paperQueueSubmesh()
+{
+    // The paper's queue on 16×16 boards with 10 faulty ones, three policies, three seeds: each
+    // queue asks for exactly the healthy boards, and a submesh job holds the crossings of its
+    // rows and columns, all healthy and apart from the other jobs.
+    const auto r
+        = clab::test::run({"topo", "hammingmesh", "--grid", "16x16", "--place", "all", "--queue",
+                           "paper", "--faulty-boards", "10", "--seeds", "3", "--json"});
+    QCOMPARE(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("queue").at("source").get<std::string>(), std::string("paper"));
+    QCOMPARE(j.at("queue").at("requested_boards").get<int>(), 256);
+    QCOMPARE(j.at("seeds").get<int>(), 3);
+    QCOMPARE(j.at("runs").size(), std::size_t(6)); // 3 policies × (no faults, 10 faulty)
+    QCOMPARE(j.at("runs")[0].at("policy").get<std::string>(), std::string("submesh"));
+    const auto &faulty = j.at("runs")[1];
+    QCOMPARE(faulty.at("faulty_boards").get<int>(), 10);
+    QCOMPARE(faulty.at("utilisation_by_seed").size(), std::size_t(3));
+    std::vector<int> taken(256, 0);
+    for (const auto &at : j.at("faulty_at"))
+        taken[std::size_t(at[0].get<int>() * 16 + at[1].get<int>())] = 1;
+    QCOMPARE(int(j.at("faulty_at").size()), 10);
+    long long requested = 0;
+    for (const auto &b : faulty.at("blocks")) {
+        const auto rows = b.at("row_ids").get<std::vector<int>>();
+        const auto cols = b.at("col_ids").get<std::vector<int>>();
+        QCOMPARE(int(rows.size()), b.at("rows").get<int>());
+        QCOMPARE(int(cols.size()), b.at("cols").get<int>());
+        for (int row : rows) {
+            for (int col : cols)
+                QCOMPARE(taken[std::size_t(row * 16 + col)]++, 0);
+        }
+        requested += b.at("boards").get<int>();
+    }
+    QCOMPARE(faulty.at("requested_boards").get<long long>(), requested);
+    QCOMPARE(faulty.at("healthy_boards").get<int>(), 246);
+    QCOMPARE(faulty.at("jobs").get<int>() >= faulty.at("placed_jobs").get<int>(), true);
+    // The table says the same in words.
+    const auto text = clab::test::run({"topo", "hammingmesh", "--grid", "16x16", "--place", "all",
+                                       "--queue", "paper", "--faulty-boards", "10"});
+    QCOMPARE(text.status, 0);
+    QVERIFY2(text.out.find("the HammingMesh paper's") != std::string::npos, text.out.c_str());
+    QVERIFY2(text.out.find("submesh      10") != std::string::npos, text.out.c_str());
+}
+
 void TestTopoCli::placementBadValues_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -314,6 +360,16 @@ void TestTopoCli::placementBadValues_data()
                                << "hammingmesh: board: expected AxB";
     QTest::newRow("queue too long") << with({"--place", "sorted", "--jobs-boards", "99999999"}) << 1
                                     << "hammingmesh: jobs-boards";
+    QTest::newRow("faulty boards 0")
+        << with({"--place", "submesh", "--faulty-boards", "50,0"}) << 1
+        << "hammingmesh: faulty-boards: expected 1 to 255 faulty boards";
+    QTest::newRow("faulty boards all")
+        << with({"--place", "submesh", "--faulty-boards", "256"}) << 1 << "faulty-boards";
+    QTest::newRow("no seeds") << with({"--place", "submesh", "--seeds", "0"}) << 1
+                              << "hammingmesh: seeds: expected 1 to 1000 seeds, got 0";
+    QTest::newRow("unknown queue")
+        << with({"--place", "submesh", "--queue", "philly"}) << 2 << "--queue";
+    QTest::newRow("queue without place") << with({"--queue", "paper"}) << 2 << "--place";
     QTest::newRow("max job too big")
         << with({"--place", "sorted", "--max-job", "257"}) << 1 << "hammingmesh: max-job";
 }

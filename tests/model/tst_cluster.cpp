@@ -521,7 +521,7 @@ void TestCluster::benchBodiesRun()
 {
     // The `composelab bench` bodies run to the end (their speed is measured there, not here).
     const auto benchmarks = clusterBenchmarks();
-    QCOMPARE(benchmarks.size(), std::size_t(2));
+    QCOMPARE(benchmarks.size(), std::size_t(3));
     for (const auto &b : benchmarks)
         b.body();
 }
