@@ -4,7 +4,11 @@
 
 #include "cli/userstore.h"
 
+#include "charts/clustercharts.h"
 #include "charts/storequery.h"
+#include "cluster/paperqueue.h"
+#include "cluster/topologyspec.h"
+#include "util/inputerror.h"
 #include "store/sqlite.h"
 #include "util/fileio.h"
 #include "views/charts/chartexport.h"
@@ -23,13 +27,47 @@
 
 namespace clab::cli {
 
+namespace {
+
+// Utilisation against faulty boards for the three policies, median over the seeds, with the
+// paper's published points when the grid is one of its systems.
+charts::ChartData placementChartOf(const ChartOptions &o)
+{
+    const auto grid = cluster::parsePair(o.grid, "hammingmesh", "grid");
+    const auto board = cluster::parsePair(o.board, "hammingmesh", "board");
+    cluster::PlacementStudyParams p;
+    p.x = grid.first;
+    p.y = grid.second;
+    p.queue = o.queue == "trace" ? cluster::JobQueue::Trace : cluster::JobQueue::Paper;
+    p.faultyCounts
+        = o.faultyBoards.empty() ? cluster::placementFaultLevels(1LL * p.x * p.y) : o.faultyBoards;
+    p.seed = o.seed;
+    p.seeds = o.seeds;
+    p.policies = {cluster::PlacementPolicy::Submesh, cluster::PlacementPolicy::Sorted,
+                  cluster::PlacementPolicy::Greedy};
+    const cluster::PlacementStudy study = cluster::studyPlacement(p);
+    const std::string system = board.first == board.second
+                                   ? cluster::paperSystemName(board.first, board.second, p.x, p.y)
+                                   : o.board + " boards on a " + o.grid + " grid";
+    const auto published = p.queue == cluster::JobQueue::Paper
+                               ? cluster::paperUtilisation(board.first, board.second, p.x, p.y)
+                               : std::vector<std::pair<long long, double>>{};
+    return charts::placementChart(study,
+                                  "Job placement on " + system + ", "
+                                      + (o.queue == "trace" ? "trace-like" : "the paper's")
+                                      + " queue, median of " + std::to_string(o.seeds) + " seeds",
+                                  published, "paper, sorted (published)");
+}
+
+} // namespace
+
 int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &err)
 {
     charts::ChartKind kind;
     if (!charts::parseChartKind(options.kind, kind)) {
         err << "chart: unknown kind \"" << options.kind
             << "\" (ttt, scaling, bandwidth, heatmap, collective, breakdown, parity, error, "
-               "compare, pareto, pareto-energy)\n";
+               "compare, pareto, pareto-energy, placement)\n";
         return 2;
     }
     if (options.measuredOnly && options.predictedOnly) {
@@ -56,21 +94,30 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
     }
     charts::ChartData chart;
     std::string db = options.db;
-    try {
-        db = storeFor(options.db, err);
-        charts::StoreQuery store(db);
-        charts::Filter filter;
-        filter.benchmark = options.benchmark;
-        filter.system = options.system;
-        filter.which = options.measuredOnly    ? charts::Which::Measured
-                       : options.predictedOnly ? charts::Which::Predicted
-                                               : charts::Which::All;
-        chart = kind == charts::ChartKind::Scaling
-                    ? charts::scalingChart(store.runs(filter), !options.linear)
-                    : charts::chartFromStore(store, kind, filter);
-    } catch (const store::StoreError &e) {
-        err << e.what() << "\n";
-        return 1;
+    if (kind == charts::ChartKind::Placement) {
+        try {
+            chart = placementChartOf(options);
+        } catch (const InputError &e) {
+            err << "chart: " << e.what() << "\n";
+            return 1;
+        }
+    } else {
+        try {
+            db = storeFor(options.db, err);
+            charts::StoreQuery store(db);
+            charts::Filter filter;
+            filter.benchmark = options.benchmark;
+            filter.system = options.system;
+            filter.which = options.measuredOnly    ? charts::Which::Measured
+                           : options.predictedOnly ? charts::Which::Predicted
+                                                   : charts::Which::All;
+            chart = kind == charts::ChartKind::Scaling
+                        ? charts::scalingChart(store.runs(filter), !options.linear)
+                        : charts::chartFromStore(store, kind, filter);
+        } catch (const store::StoreError &e) {
+            err << e.what() << "\n";
+            return 1;
+        }
     }
     for (const std::string &note : chart.notes)
         err << "chart: " << note << "\n";
@@ -117,9 +164,21 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
     cmd->add_option("--kind", options.kind,
                     "ttt, scaling, bandwidth, heatmap, collective, breakdown, parity (predicted "
                     "against measured), error (the error's spread per benchmark), compare (a "
-                    "study's variants), pareto (time against cost) or "
-                    "pareto-energy (time against energy)")
+                    "study's variants), pareto (time against cost), "
+                    "pareto-energy (time against energy) or placement (HammingMesh job "
+                    "placement: utilisation against faulty boards, not from the store)")
         ->required();
+    cmd->add_option("--grid", options.grid, "placement: grid of XxY boards (default 64x64)");
+    cmd->add_option("--board", options.board, "placement: board of AxB accelerators (default 2x2)");
+    cmd->add_option("--queue", options.queue,
+                    "placement: paper (the HammingMesh paper's job sizes, the default) or trace")
+        ->check(CLI::IsMember({"paper", "trace"}));
+    cmd->add_option("--faulty-boards", options.faultyBoards,
+                    "placement: faulty-board counts, e.g. 25,50,100 (default: four steps of a "
+                    "40th of the grid, at most 25)")
+        ->delimiter(',');
+    cmd->add_option("--seed", options.seed, "placement: first seed of queues and faults");
+    cmd->add_option("--seeds", options.seeds, "placement: seeds per point (default 5)");
     cmd->add_option("--benchmark", options.benchmark, "Only this benchmark");
     cmd->add_option("--system", options.system, "Only systems whose name contains this");
     cmd->add_flag("--measured", options.measuredOnly, "Only measured runs");

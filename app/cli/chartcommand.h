@@ -2,7 +2,9 @@
 
 #include <functional>
 #include <iosfwd>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -10,6 +12,9 @@ class App;
 
 namespace clab::cli {
 
+// `composelab chart --kind placement [--grid XxY] [--board AxB] [--queue paper|trace]
+// [--faulty-boards N,...] [--seeds N]` draws utilisation against faulty boards for the three
+// HammingMesh placement policies instead (model/cluster/placementstudy.h).
 // `composelab chart [--db DB] --kind KIND [--benchmark B] [--system S] [--measured|--predicted]
 // [--dpi N] [--csv FILE] --out FILE.{png,svg,pdf}`: draws a chart of the experiment store
 // headless (an offscreen QApplication when none is running).
@@ -29,6 +34,12 @@ struct ChartOptions
     std::string style = "paper"; // paper or slides (text and lines 1.5x)
     std::string csv;
     std::string out;
+    // --kind placement: a HammingMesh placement study instead of the store
+    std::string grid = "64x64", board = "2x2"; // boards, accelerators per board
+    std::string queue = "paper";               // or "trace"
+    std::vector<long long> faultyBoards;       // empty: cluster::placementFaultLevels
+    std::uint64_t seed = 1;
+    int seeds = 5;
 };
 
 // 0 written, 1 bad input (store, empty chart, unwritable file: message on err), 2 usage.

@@ -11,7 +11,7 @@ namespace {
 
 const char *const kindNames[]
     = {"ttt",    "scaling", "bandwidth", "heatmap",       "collective", "breakdown",
-       "parity", "compare", "pareto",    "pareto-energy", "error"};
+       "parity", "compare", "pareto",    "pareto-energy", "error",      "placement"};
 
 std::string number(double v)
 {

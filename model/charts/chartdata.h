@@ -19,7 +19,8 @@ enum class ChartKind {
     Compare,
     Pareto,
     ParetoEnergy,
-    Error
+    Error,
+    Placement // HammingMesh job placement (clustercharts.h), not drawn from the store
 };
 enum class SeriesKind { Measured, Predicted, Ideal };
 // How a line is drawn; Auto leaves it to the series kind (ideal lines dashed).

@@ -1,5 +1,6 @@
 #include "charts/clustercharts.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace clab::charts {
@@ -47,6 +48,54 @@ ChartData costChart(const std::vector<cluster::LabelledReport> &reports, const s
                             SeriesKind::Predicted,
                             {r.report.allreduce.back().GBps},
                             {r.report.costPerAccelerator}});
+    }
+    return c;
+}
+
+namespace {
+
+std::string policyLabel(cluster::PlacementPolicy policy)
+{
+    switch (policy) {
+    case cluster::PlacementPolicy::Submesh:
+        return "submesh: any rows and columns";
+    case cluster::PlacementPolicy::Sorted:
+        return "sorted: contiguous, largest first";
+    case cluster::PlacementPolicy::Greedy:
+        return "greedy: contiguous, in arrival order";
+    }
+    return cluster::policyName(policy);
+}
+
+} // namespace
+
+ChartData placementChart(const cluster::PlacementStudy &study, const std::string &title,
+                         const std::vector<std::pair<long long, double>> &published,
+                         const std::string &publishedLabel)
+{
+    ChartData c;
+    c.kind = ChartKind::Placement;
+    c.title = title;
+    c.x = {"faulty boards", false};
+    c.y = {"utilisation (% of healthy boards)", false};
+    for (const cluster::PlacementRun &run : study.runs) {
+        const std::string name = policyLabel(run.policy);
+        auto it = std::find_if(c.series.begin(), c.series.end(),
+                               [&](const Series &s) { return s.name == name; });
+        if (it == c.series.end()) {
+            c.series.push_back({name, SeriesKind::Predicted, {}, {}});
+            it = c.series.end() - 1;
+        }
+        it->x.push_back(double(run.faultyBoards));
+        it->values.push_back(100 * run.medianUtilisation());
+    }
+    if (!published.empty()) {
+        Series s{publishedLabel, SeriesKind::Measured, {}, {}};
+        for (const auto &[faulty, utilisation] : published) {
+            s.x.push_back(double(faulty));
+            s.values.push_back(100 * utilisation);
+        }
+        c.series.push_back(std::move(s));
     }
     return c;
 }

@@ -5,6 +5,7 @@
 
 #include "charts/chartdata.h"
 #include "cluster/comparison.h"
+#include "cluster/placementstudy.h"
 
 #include <string>
 #include <vector>
@@ -18,5 +19,12 @@ ChartData allreduceChart(const std::vector<cluster::LabelledReport> &reports,
 // point (a series of its own, for the legend) per report.
 ChartData costChart(const std::vector<cluster::LabelledReport> &reports, const std::string &title,
                     const std::string &currency);
+
+// Utilisation (the median over the study's seeds, in %) against the number of faulty boards, one
+// line per policy, and the points `published` (faulty boards, utilisation 0-1) under
+// `publishedLabel` when there are any.
+ChartData placementChart(const cluster::PlacementStudy &study, const std::string &title,
+                         const std::vector<std::pair<long long, double>> &published = {},
+                         const std::string &publishedLabel = {});
 
 } // namespace clab::charts

@@ -210,6 +210,8 @@ ChartData chartFromStore(StoreQuery &store, ChartKind kind, const Filter &filter
         return kind == ChartKind::Parity ? parityChart(store.runs(both))
                                          : errorChart(store.runs(both));
     }
+    case ChartKind::Placement:
+        return {}; // a simulation, not a store's content (charts::placementChart)
     }
     return {};
 }

@@ -78,6 +78,27 @@ std::vector<int> paperJobSizes(int x, int y, long long healthyBoards, std::uint6
     return jobs;
 }
 
+std::string paperSystemName(int boardA, int boardB, int x, int y)
+{
+    if (boardA != boardB)
+        return {};
+    return "Hx" + std::to_string(boardA) + "Mesh " + std::to_string(x) + "x" + std::to_string(y);
+}
+
+std::vector<std::pair<long long, double>> paperUtilisation(int boardA, int boardB, int x, int y)
+{
+    const Json j = parseJson(embeddedText(kFile), kFile);
+    const Json &systems = j.at("paper_utilisation");
+    const std::string name = paperSystemName(boardA, boardB, x, y);
+    std::vector<std::pair<long long, double>> out;
+    if (name.empty() || !systems.contains(name))
+        return out;
+    for (const auto &[faulty, utilisation] : systems.at(name).items())
+        out.emplace_back(std::stoll(faulty), utilisation.get<double>());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 std::vector<std::uint8_t> faultyBoards(int x, int y, long long count, std::uint64_t seed)
 {
     const std::size_t n = std::size_t(x) * std::size_t(y);

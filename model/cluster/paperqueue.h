@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,13 @@ std::vector<int> paperJobSizes(int x, int y, long long healthyBoards, std::uint6
 
 // The factorisation a·b = n with a ≤ b closest to a square (n ≥ 1).
 std::pair<int, int> squarestFactors(int n);
+
+// The average utilisation the paper's artifact reports for its sorted policy on this system
+// (Hx2Mesh 64×64 and Hx4Mesh 32×32: a×a boards on an x×y grid), as (faulty boards,
+// utilisation 0-1) pairs rising by faults; empty for any other system.
+std::vector<std::pair<long long, double>> paperUtilisation(int boardA, int boardB, int x, int y);
+// "Hx2Mesh 64x64" for those, as the dataset names them.
+std::string paperSystemName(int boardA, int boardB, int x, int y);
 
 // Exactly `count` faulty boards at seeded random places (x·y flags, row-major), as the paper
 // breaks a given number of boards.

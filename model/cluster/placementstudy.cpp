@@ -90,6 +90,15 @@ const char *policyName(PlacementPolicy policy)
     return "sorted";
 }
 
+std::vector<long long> placementFaultLevels(long long boards)
+{
+    const long long step = std::clamp(boards / 40, 1LL, 25LL);
+    std::vector<long long> levels;
+    for (long long k = 1; k <= 4 && k * step < boards; ++k)
+        levels.push_back(k * step);
+    return levels;
+}
+
 double PlacementRun::medianUtilisation() const
 {
     if (utilisations.empty())

@@ -66,6 +66,11 @@ struct PlacementStudy
 // "jobs-boards", "max-job", "faulty", "faulty-boards", "seeds") and runs the placements.
 PlacementStudy studyPlacement(const PlacementStudyParams &params);
 
+// Faulty-board counts for a chart of utilisation against faults (the study adds the fault-free
+// run): four equal steps of 1/40 of the grid, at least 1 and at most 25 boards (25, ..., 100 on
+// the paper's 64×64 and 32×32 grids).
+std::vector<long long> placementFaultLevels(long long boards);
+
 const char *policyName(PlacementPolicy policy); // "sorted", "greedy", "submesh"
 
 } // namespace clab::cluster

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void placementByHand();
     void placementWithFaults();
     void paperQueueSubmesh();
+    void placementChart();
     void placementBadValues_data();
     void placementBadValues();
 };
@@ -323,6 +324,44 @@ void TestTopoCli::paperQueueSubmesh()
     QCOMPARE(text.status, 0);
     QVERIFY2(text.out.find("the HammingMesh paper's") != std::string::npos, text.out.c_str());
     QVERIFY2(text.out.find("submesh      10") != std::string::npos, text.out.c_str());
+}
+
+void TestTopoCli::placementChart()
+{
+    // `chart --kind placement`: utilisation against faulty boards for the three policies, with
+    // the paper's published points on Hx4Mesh 32×32; the CSV holds what is drawn.
+    QTemporaryDir dir;
+    const std::string png = dir.filePath(QStringLiteral("placement.png")).toStdString();
+    const std::string csv = dir.filePath(QStringLiteral("placement.csv")).toStdString();
+    auto r = clab::test::run({"chart", "--kind", "placement", "--grid", "32x32", "--board", "4x4",
+                              "--faulty-boards", "50,100", "--seeds", "3", "--out", png, "--csv",
+                              csv});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QVERIFY(QFileInfo(QString::fromStdString(png)).size() > 10'000);
+    std::ifstream in(csv);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string data = text.str();
+    QVERIFY2(data.find("submesh: any rows and columns,predicted,100,") != std::string::npos,
+             data.c_str());
+    QVERIFY2(data.find("\"paper, sorted (published)\",measured,100,96.08") != std::string::npos,
+             data.c_str());
+    int lines = 0;
+    for (char c : data)
+        lines += c == '\n';
+    QCOMPARE(lines, 1 + 3 * 3 + 3); // header, 3 policies × (0, 50, 100), the paper's 3 points
+
+    // A grid that is not one of the paper's has no published points; bad values are named.
+    r = clab::test::run({"chart", "--kind", "placement", "--grid", "8x8", "--queue", "trace",
+                         "--out", png, "--csv", csv});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    r = clab::test::run({"chart", "--kind", "placement", "--grid", "8x8", "--faulty-boards", "64",
+                         "--out", png});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("faulty-boards: expected 1 to 63") != std::string::npos, r.err.c_str());
+    r = clab::test::run({"chart", "--kind", "placement", "--grid", "8", "--out", png});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("grid") != std::string::npos, r.err.c_str());
 }
 
 void TestTopoCli::placementBadValues_data()

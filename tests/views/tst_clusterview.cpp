@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -64,6 +65,7 @@ private Q_SLOTS:
     void badParametersGiveAMessage();
     void showsADesignsCluster();
     void exportsChartAndData();
+    void placementTabForHammingMeshOnly();
 };
 
 void TestClusterView::defaultsToHx2Mesh1k()
@@ -243,6 +245,42 @@ void TestClusterView::exportsChartAndData()
     QCOMPARE(lines.size(), 1 + 8 * 21);
     QVERIFY(!v.exportTo(dir.filePath(QStringLiteral("c.gif")), 96, &error));
     QVERIFY(error.contains(QLatin1String("unknown format")));
+}
+
+void TestClusterView::placementTabForHammingMeshOnly()
+{
+    // Hx4Mesh 32×32 is one of the paper's systems: the tab shows the three policies against
+    // 0, 25, 50, 75, 100 faulty boards and the paper's three published points. A torus has no
+    // boards to place jobs on: the tab hides.
+    ClusterView v;
+    cluster::TopologySpec s;
+    s.kind = "hammingmesh";
+    s.board = "4x4";
+    s.grid = "32x32";
+    QVERIFY(settle(v, [&] { v.setSpec(s); }));
+    auto *tabs = v.findChild<QTabWidget *>();
+    QVERIFY(tabs);
+    const int tab = tabs->indexOf(v.placementChart());
+    QVERIFY(tabs->isTabVisible(tab));
+    const charts::ChartData &c = v.placementChart()->chart();
+    QCOMPARE(c.kind, charts::ChartKind::Placement);
+    QCOMPARE(c.series.size(), std::size_t(4));
+    QCOMPARE(c.series[0].x, (std::vector<double>{0, 25, 50, 75, 100}));
+    QCOMPARE(c.series[3].x, (std::vector<double>{0, 50, 100}));
+    QCOMPARE(c.series[3].values[0], 99.97); // the paper's Hx4Mesh 32x32, sorted, no faults
+    for (const charts::Series &series : c.series) {
+        for (double u : series.values)
+            QVERIFY(u > 0 && u <= 100);
+    }
+    // Sub-meshes place at least as much as contiguous blocks at every fault level here.
+    for (std::size_t i = 0; i < c.series[0].values.size(); ++i)
+        QVERIFY(c.series[0].values[i] >= c.series[1].values[i]);
+    tabs->setCurrentIndex(tab);
+    QCOMPARE(v.currentChart(), v.placementChart());
+
+    s.kind = "torus";
+    QVERIFY(settle(v, [&] { v.setSpec(s); }));
+    QVERIFY(!tabs->isTabVisible(tab));
 }
 
 QTEST_MAIN(TestClusterView)

@@ -464,11 +464,15 @@ void ChartWidget::drawLines()
     // Bandwidth curves rise to the right and time-to-train falls to the right: the empty corner
     // is top left for the first, top right for the second.
     // A parity chart's points lie along the diagonal: its top left is empty too.
+    // Utilisation against faults stays near the top and falls to the right: bottom left.
     const bool left = m_chart.kind == charts::ChartKind::Collective
-                      || m_chart.kind == charts::ChartKind::Parity;
+                      || m_chart.kind == charts::ChartKind::Parity
+                      || m_chart.kind == charts::ChartKind::Placement;
+    const Qt::Alignment vertical
+        = m_chart.kind == charts::ChartKind::Placement ? Qt::AlignBottom : Qt::AlignTop;
     if (!m_legendOutside)
-        axisRect()->insetLayout()->setInsetAlignment(0, left ? (Qt::AlignTop | Qt::AlignLeft)
-                                                             : (Qt::AlignTop | Qt::AlignRight));
+        axisRect()->insetLayout()->setInsetAlignment(
+            0, vertical | (left ? Qt::AlignLeft : Qt::AlignRight));
 }
 
 void ChartWidget::placeLegend(bool outside)

@@ -2,6 +2,9 @@
 
 #include "charts/clustercharts.h"
 #include "cluster/clusterspec.h"
+#include "cluster/paperqueue.h"
+#include "cluster/placementstudy.h"
+#include "cluster/topologyspec.h"
 #include "design/design.h"
 #include "fabric/analysis.h"
 #include "util/fileio.h"
@@ -43,10 +46,38 @@ struct ClusterView::Result
     int scale = 1024;
     std::optional<cluster::LabelledReport> selected;
     std::optional<std::vector<cluster::LabelledReport>> references;
+    std::optional<charts::ChartData> placement; // HammingMesh only
     QString error;
 };
 
 namespace {
+
+// Utilisation against faulty boards for the three placement policies on the paper's queue, the
+// median of three seeds, with the paper's published points on its two 16k systems. 64×64
+// boards take about a third of a second on the worker; larger grids get no chart (composelab
+// topo --place takes them).
+constexpr long long kMaxPlacementChartBoards = 4096;
+
+std::optional<charts::ChartData> placementChartOf(const cluster::TopologySpec &s)
+{
+    const auto grid = cluster::parsePair(s.grid, s.kind, "grid");
+    const auto board = cluster::parsePair(s.board, s.kind, "board");
+    if (1LL * grid.first * grid.second > kMaxPlacementChartBoards)
+        return std::nullopt;
+    cluster::PlacementStudyParams p;
+    p.x = grid.first;
+    p.y = grid.second;
+    p.queue = cluster::JobQueue::Paper;
+    p.faultyCounts = cluster::placementFaultLevels(1LL * p.x * p.y);
+    p.seeds = 3;
+    p.policies = {cluster::PlacementPolicy::Submesh, cluster::PlacementPolicy::Sorted,
+                  cluster::PlacementPolicy::Greedy};
+    return charts::placementChart(cluster::studyPlacement(p),
+                                  "Job placement on " + s.grid
+                                      + " boards, the HammingMesh paper's queue, median of 3 seeds",
+                                  cluster::paperUtilisation(board.first, board.second, p.x, p.y),
+                                  "paper, sorted (published)");
+}
 
 const std::pair<const char *, const char *> kKinds[] = {
     {"hammingmesh", QT_TR_NOOP("HammingMesh")},
@@ -80,6 +111,7 @@ ClusterView::ClusterView(QWidget *parent)
     , m_tabs(new QTabWidget)
     , m_allreduce(new ChartWidget)
     , m_cost(new ChartWidget)
+    , m_placement(new ChartWidget)
     , m_priceTable(cluster::defaultPriceTable())
 {
     buildForm();
@@ -116,6 +148,10 @@ ClusterView::ClusterView(QWidget *parent)
     m_tabs->addTab(m_table, tr("Metrics"));
     m_tabs->addTab(m_allreduce, tr("All-reduce bandwidth"));
     m_tabs->addTab(m_cost, tr("Cost against bandwidth"));
+    m_placementTab = m_tabs->addTab(m_placement, tr("Job placement"));
+    m_tabs->setTabToolTip(m_placementTab,
+                          tr("HammingMesh: utilisation against faulty boards for the three "
+                             "placement policies on the HammingMesh paper's job queue"));
     m_tabs->setCornerWidget(exportButton);
     connect(m_tabs, &QTabWidget::currentChanged, exportButton,
             [this, exportButton] { exportButton->setEnabled(m_tabs->currentWidget() != m_table); });
@@ -138,6 +174,10 @@ ClusterView::ClusterView(QWidget *parent)
     m_cost->legend->setWrap(4);
     m_cost->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     connect(m_cost, &QCustomPlot::afterLayout, this, &ClusterView::keepPointsBelowLegend);
+    // The placement lines stay near the top: a legend of two rows keeps below them in a
+    // short dock.
+    m_placement->legend->setWrap(2);
+    m_placement->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     recompute();
 }
 
@@ -282,7 +322,9 @@ const cluster::TopologyReport *ClusterView::report() const
 
 ChartWidget *ClusterView::currentChart() const
 {
-    return m_tabs->currentWidget() == m_cost ? m_cost : m_allreduce;
+    if (m_tabs->currentWidget() == m_cost)
+        return m_cost;
+    return m_tabs->currentWidget() == m_placement ? m_placement : m_allreduce;
 }
 
 void ClusterView::recompute()
@@ -292,7 +334,7 @@ void ClusterView::recompute()
     const int generation = ++m_generation;
     m_selected.reset();
     const cluster::TopologySpec s = spec();
-    Result early{generation, m_scale, std::nullopt, std::nullopt, {}};
+    Result early{generation, m_scale, std::nullopt, std::nullopt, std::nullopt, {}};
     long long n = 0;
     try {
         n = cluster::acceleratorCount(s);
@@ -319,13 +361,20 @@ void ClusterView::recompute()
     // Networks are plain values and the model functions are pure: the worker shares nothing
     // with the GUI thread but the copies it was given.
     QThreadPool::globalInstance()->start([self, s, generation, scale, needReferences, prices] {
-        Result r{generation, scale, std::nullopt, std::nullopt, {}};
+        Result r{generation, scale, std::nullopt, std::nullopt, std::nullopt, {}};
         try {
             r.selected = cluster::LabelledReport{
                 "this: " + cluster::shortLabel(s),
                 cluster::reportOf(cluster::buildTopology(s), prices, cluster::chartMessageSizes())};
         } catch (const std::exception &e) {
             r.error = toQString(e.what());
+        }
+        if (s.kind == "hammingmesh" && r.error.isEmpty()) {
+            try {
+                r.placement = placementChartOf(s);
+            } catch (const std::exception &) {
+                // The topology was built, so its fields parse; without a chart the tab hides.
+            }
         }
         try {
             if (needReferences)
@@ -350,6 +399,8 @@ void ClusterView::apply(const Result &r)
         return; // the fields changed since; a newer result is on its way
     m_scale = r.scale;
     m_selected = r.selected;
+    m_placement->setChart(r.placement.value_or(charts::ChartData{}));
+    m_tabs->setTabVisible(m_placementTab, r.placement.has_value());
     if (!r.error.isEmpty())
         m_message->setText(
             tr("<span style='color:#b00020'>%1</span>").arg(r.error.toHtmlEscaped()));

@@ -58,6 +58,7 @@ public:
     QTableWidget *metricsTable() const { return m_table; }
     ChartWidget *allreduceChart() const { return m_allreduce; }
     ChartWidget *costChart() const { return m_cost; }
+    ChartWidget *placementChart() const { return m_placement; }
     // The chart tab on show (the all-reduce chart while the metrics are), for File > Export
     // Chart.
     ChartWidget *currentChart() const;
@@ -92,6 +93,8 @@ private:
     QTabWidget *m_tabs;
     ChartWidget *m_allreduce;
     ChartWidget *m_cost;
+    ChartWidget *m_placement; // HammingMesh only: its tab is hidden for other kinds
+    int m_placementTab = -1;
 
     cluster::PriceTable m_priceTable;
     // The reference families per scale: computed once, as they depend on nothing the user sets.
