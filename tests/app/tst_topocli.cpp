@@ -355,8 +355,8 @@ void TestTopoCli::placementChart()
     r = clab::test::run({"chart", "--kind", "placement", "--grid", "8x8", "--queue", "trace",
                          "--out", png, "--csv", csv});
     QVERIFY2(r.status == 0, r.err.c_str());
-    r = clab::test::run({"chart", "--kind", "placement", "--grid", "8x8", "--faulty-boards", "64",
-                         "--out", png});
+    r = clab::test::run(
+        {"chart", "--kind", "placement", "--grid", "8x8", "--faulty-boards", "64", "--out", png});
     QCOMPARE(r.status, 1);
     QVERIFY2(r.err.find("faulty-boards: expected 1 to 63") != std::string::npos, r.err.c_str());
     r = clab::test::run({"chart", "--kind", "placement", "--grid", "8", "--out", png});
