@@ -56,7 +56,12 @@ int machineCommand(const MachineCommandOptions &options, std::ostream &out, std:
         for (const auto &finding : fabric::findingsOf(d, cat))
             out << "  design rule: " << finding.message << "\n";
     } catch (const InputError &e) {
-        err << "composelab machine: " << e.what() << "\n";
+        // The model names the choices it needs by place (gpu, host, nic); here they are options.
+        if (e.place() == "gpu" || e.place() == "host" || e.place() == "nic")
+            err << "composelab machine: " << e.file() << ": --" << e.place() << ": " << e.message()
+                << "\n";
+        else
+            err << "composelab machine: " << e.what() << "\n";
         return 1;
     } catch (const std::exception &e) {
         err << "composelab machine: " << e.what() << "\n" << options.out << " is unchanged.\n";

@@ -62,16 +62,18 @@ struct Groups
     void join(std::size_t a, std::size_t b) { parent[root(a)] = root(b); }
 };
 
+// `place` is "gpu" for the GPU model the user chose (the CLI shows it as --gpu), empty for one
+// read from the files.
 std::string resolveGpu(const std::string &name, const catalog::Catalog &catalog,
-                       const std::string &file, const std::string &what)
+                       const std::string &file, const std::string &place)
 {
     if (catalog.gpu(name))
         return name;
     if (const auto id = perf::matchGpu(name, catalog))
         return *id;
-    throw InputError(file, "",
-                     what + " '" + name + "' is not in the catalog. Give --gpu with one of: "
-                         + catalogGpuList(catalog)
+    throw InputError(file, place,
+                     "GPU model '" + name
+                         + "' is not in the catalog. Choose one of: " + catalogGpuList(catalog)
                          + "; or add it as a user part (palette: Duplicate and Edit…)");
 }
 
@@ -253,22 +255,22 @@ MachineDesign designFromTopo(const TopoMatrix &t, const std::vector<std::string>
     if (hostModel.empty()) {
         hostModel = perf::defaultHostModel(gen);
         out.notes.push_back("the matrix does not name the processor: assumed " + hostModel
-                            + " (give --host to choose)");
+                            + " (the host model can be chosen)");
     } else if (!catalog.host(hostModel)) {
         std::string hosts;
         for (const auto &[id, h] : catalog.hosts())
             hosts += (hosts.empty() ? "" : ", ") + id;
-        throw InputError(file, "",
-                         "--host '" + hostModel + "' is not in the catalog; hosts: " + hosts);
+        throw InputError(file, "host",
+                         "host model '" + hostModel + "' is not in the catalog; hosts: " + hosts);
     }
     const catalog::Host *host = catalog.host(hostModel);
     const std::string nicModel = options.nic.empty() ? "cx6-hdr-1p" : options.nic;
     const catalog::Nic *nic = catalog.nic(nicModel);
     if (!nics.empty() && !nic)
-        throw InputError(file, "", "--nic '" + nicModel + "' is not in the catalog");
+        throw InputError(file, "nic", "NIC model '" + nicModel + "' is not in the catalog");
     if (!nics.empty() && options.nic.empty())
         out.notes.push_back("the matrix does not name the NIC model: assumed " + nicModel
-                            + " (give --nic to choose)");
+                            + " (the NIC model can be chosen)");
 
     d.name = !options.name.empty() ? options.name : !t.hostName.empty() ? t.hostName : "machine";
     d.description
@@ -420,7 +422,7 @@ MachineDesign designFromMlperfSystem(std::string_view text, const MachineOptions
         throw InputError(file, "", "cannot build this system: " + parsed.skipReason);
     perf::SystemSpec spec = *parsed.spec;
     if (!options.gpu.empty())
-        spec.gpu = resolveGpu(options.gpu, catalog, file, "--gpu");
+        spec.gpu = resolveGpu(options.gpu, catalog, file, "gpu");
     if (!options.host.empty())
         spec.host = options.host;
     MachineDesign out;
@@ -486,14 +488,13 @@ MachineDesign buildFrom(const std::vector<MachineInput> &inputs, const MachineOp
     const TopoMatrix matrix = parseTopoMatrix(topo->text, topo->path);
     std::vector<std::string> models;
     if (!options.gpu.empty()) {
-        models.push_back(resolveGpu(options.gpu, catalog, topo->path, "--gpu"));
+        models.push_back(resolveGpu(options.gpu, catalog, topo->path, "gpu"));
     } else if (names) {
         for (const std::string &name : gpuNames(names->text))
-            models.push_back(resolveGpu(name, catalog, names->path, "GPU"));
+            models.push_back(resolveGpu(name, catalog, names->path, ""));
     } else {
-        throw InputError(topo->path, "",
-                         "the matrix does not name the GPU model. Give --gpu with "
-                         "one of: "
+        throw InputError(topo->path, "gpu",
+                         "the matrix does not name the GPU model. Choose one of: "
                              + catalogGpuList(catalog)
                              + "; or add `nvidia-smi -L` output to the files");
     }

@@ -148,7 +148,8 @@ std::string predictionToText(const std::string &system, const workload::Workload
             << " kW with the facility: GPUs " << fixed(e.gpuW / 1e3, 2) << " kW, other parts "
             << fixed(e.otherW / 1e3, 2) << " kW); cost " << fixed(e.usd(), 2) << " "
             << partPrices().currency << " (hardware " << fixed(e.hardwareUsd, 2) << ", energy "
-            << fixed(e.energyUsd, 2) << ", at assumed prices: see --part-prices)\n";
+            << fixed(e.energyUsd, 2)
+            << ", at assumed prices: resources/prices/parts.json or your prices/parts.json)\n";
         if (!e.unknown.empty()) {
             out << "    counted as 0:";
             for (const auto &u : e.unknown)

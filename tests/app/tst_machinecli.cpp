@@ -82,10 +82,12 @@ void TestMachineCli::namesBadInput()
              r.err.c_str());
     r = test::run({"machine", topo, "--out", out});
     QCOMPARE(r.status, 1);
-    QVERIFY2(r.err.find("does not name the GPU model") != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find(": --gpu: the matrix does not name the GPU model") != std::string::npos,
+             r.err.c_str());
     r = test::run({"machine", topo, "--gpu", "GTX-480", "--out", out});
     QCOMPARE(r.status, 1);
-    QVERIFY2(r.err.find("'GTX-480' is not in the catalog") != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find("--gpu: GPU model 'GTX-480' is not in the catalog") != std::string::npos,
+             r.err.c_str());
     QVERIFY(!QFile::exists(QString::fromStdString(out)));
 }
 
