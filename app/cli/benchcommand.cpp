@@ -12,6 +12,7 @@
 #include "fabric/analysis.h"
 #include "perf/fit.h"
 #include "perf/study.h"
+#include "schedule/bench.h"
 #include "store/import.h"
 #include "store/store.h"
 #include "util/csv.h"
@@ -228,6 +229,7 @@ std::vector<Benchmark> benchmarks()
          }});
     list.push_back({"chart_100k", "<= 200 ms", [] { return chartBenchmarkBody(); },
                     "a non-GUI application is already running"});
+    list.push_back({"schedule_100k", "<= 2 s", [] { return schedule::schedule100kBody(); }});
     for (const cluster::ClusterBenchmark &c : cluster::clusterBenchmarks()) {
         auto body = c.body;
         list.push_back({c.name, c.goal, [body] { return body; }});

@@ -9,6 +9,7 @@
 #include "cli/machinecommand.h"
 #include "cli/runscommand.h"
 #include "cli/studycommand.h"
+#include "cli/schedulecommand.h"
 #include "cli/topocommand.h"
 #include "cli/upgradecommand.h"
 #include "cli/validators.h"
@@ -35,7 +36,7 @@ const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names
         = {"analyze", "bench",   "predict", "calibrate", "validate", "topo",  "import", "chart",
-           "render",  "example", "upgrade", "machine",   "runs",     "study", "merge"};
+           "render",  "example", "upgrade", "machine",   "runs",     "study", "merge",  "schedule"};
     return names;
 }
 
@@ -158,6 +159,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
 
     TopoOptions topo;
     addTopoSubcommand(app, topo);
+    ScheduleOptions scheduleOptions;
+    addScheduleSubcommand(app, scheduleOptions);
     ImportOptions importOptions;
     addImportSubcommand(app, importOptions);
     ChartOptions chartOptions;
@@ -272,6 +275,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
         return validateCommand(validate, out, err);
     if (app.get_subcommand("topo")->parsed())
         return topoCommand(topo, out, err);
+    if (app.get_subcommand("schedule")->parsed())
+        return scheduleCommand(scheduleOptions, out, err);
     if (app.get_subcommand("import")->parsed())
         return importCommand(importOptions, out, err);
     if (app.get_subcommand("chart")->parsed())

@@ -1,0 +1,119 @@
+#include "cli/schedulecommand.h"
+
+#include "catalog/catalog.h"
+#include "design/design.h"
+#include "schedule/simulate.h"
+#include "util/fileio.h"
+#include "util/inputerror.h"
+#include "util/jsonreader.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <ostream>
+
+namespace clab::cli {
+
+namespace {
+
+// At most this many (time, busy GPUs) points in --json: the series thinned evenly.
+constexpr std::size_t kMaxSeriesPoints = 500;
+
+OrderedJson toJson(const schedule::Outcome &o)
+{
+    OrderedJson j;
+    j["gpus"] = o.gpus;
+    j["jobs"] = o.jobs;
+    j["utilisation"] = o.utilisation;
+    j["mean_wait_s"] = o.meanWaitS;
+    j["p95_wait_s"] = o.p95WaitS;
+    j["mean_jct_s"] = o.meanJctS;
+    j["never_fit"] = o.neverFit;
+    j["fragmentation"] = o.fragmentation;
+    j["recompositions"] = o.recompositions;
+    j["span_s"] = o.spanS;
+    OrderedJson series = OrderedJson::array();
+    const std::size_t step = std::max<std::size_t>(1, o.busy.size() / kMaxSeriesPoints);
+    for (std::size_t i = 0; i < o.busy.size(); i += step)
+        series.push_back({o.busy[i].first, o.busy[i].second});
+    j["asked_gpus_over_time"] = std::move(series);
+    return j;
+}
+
+void printOutcome(const char *name, const schedule::Outcome &o, std::ostream &out)
+{
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-7s %8.1f %%  %12.0f  %12.0f  %12.0f  %9d  %8.1f %%  %8d\n",
+                  name, 100 * o.utilisation, o.meanWaitS, o.p95WaitS, o.meanJctS, o.neverFit,
+                  100 * o.fragmentation, o.recompositions);
+    out << buf;
+}
+
+} // namespace
+
+int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &err)
+{
+    try {
+        const design::Design d = design::loadDesign(o.design);
+        const schedule::Resources r
+            = schedule::resourcesOf(d, catalog::Catalog::builtin(), o.design);
+        const auto jobs = schedule::readTrace(readTextFile(o.trace), o.trace, r.totalGpus());
+        schedule::Options opt;
+        opt.policy = o.policy == "backfill" ? schedule::Policy::Backfill : schedule::Policy::Fifo;
+        opt.recomposeS = o.recomposeS;
+        const auto fixed = schedule::simulate(jobs, r, schedule::Mode::Static, opt);
+        const auto pool = schedule::simulate(jobs, r, schedule::Mode::Pool, opt);
+        if (o.json) {
+            OrderedJson j;
+            j["trace"] = o.trace;
+            j["design"] = o.design;
+            j["policy"] = schedule::policyName(opt.policy);
+            j["recompose_s"] = opt.recomposeS;
+            j["static"] = toJson(fixed);
+            j["pool"] = toJson(pool);
+            out << j.dump(2) << "\n";
+            return 0;
+        }
+        int servers = 0;
+        for (int n : r.serverGpus())
+            servers += n > 0;
+        out << jobs.size() << " jobs of " << o.trace << " on " << d.name << ": " << r.totalGpus()
+            << " GPUs (" << servers << " static servers with the GPUs composed to them now; the "
+            << "pool composes any reachable GPU to a host in " << opt.recomposeS << " s), "
+            << schedule::policyName(opt.policy) << "\n";
+        out << "  way     utilisation  mean wait s   P95 wait s   mean JCT s  never fit  "
+               "fragment.  recomposed\n";
+        printOutcome("static", fixed, out);
+        printOutcome("pool", pool, out);
+        out << "  utilisation: GPU-seconds the jobs asked for and ran, over all the design's "
+               "GPUs from the first submission to the last end; fragmentation: the share of GPUs "
+               "free while jobs wait. Durations are the trace's (not yet stretched by where the "
+               "GPUs end up).\n";
+        return 0;
+    } catch (const InputError &e) {
+        err << "composelab schedule: " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception &e) {
+        err << "composelab schedule: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+void addScheduleSubcommand(CLI::App &app, ScheduleOptions &o)
+{
+    CLI::App *cmd = app.add_subcommand(
+        "schedule", "Run a job trace on a design as static servers and as a composable pool");
+    cmd->add_option("trace", o.trace,
+                    "Trace CSV: submit_s,gpus,duration_s (benchmark and user optional)")
+        ->required();
+    cmd->add_option("--design", o.design, "Design (.clab) whose hosts and pool run the trace")
+        ->required();
+    cmd->add_option("--policy", o.policy, "fifo (default) or backfill (EASY)")
+        ->check(CLI::IsMember({"fifo", "backfill"}));
+    cmd->add_option("--recompose", o.recomposeS,
+                    "Seconds to compose GPUs to another host (default 30)")
+        ->check(CLI::Range(0.0, 86400.0));
+    cmd->add_flag("--json", o.json, "Machine-readable output");
+}
+
+} // namespace clab::cli

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace clab::cli {
+
+// `composelab schedule TRACE --design DESIGN [--policy fifo|backfill] [--recompose S] [--json]`:
+// runs a job trace on the design's GPUs as static servers and as a composable pool
+// (model/schedule/simulate.h) and reports utilisation, waits, completion times, jobs that never
+// fit and fragmentation for both.
+struct ScheduleOptions
+{
+    std::string trace;
+    std::string design;
+    std::string policy = "fifo";
+    double recomposeS = 30;
+    bool json = false;
+};
+
+// 0 done, 1 bad input (trace, design: message on err naming the file and place).
+int scheduleCommand(const ScheduleOptions &options, std::ostream &out, std::ostream &err);
+void addScheduleSubcommand(CLI::App &app, ScheduleOptions &options);
+
+} // namespace clab::cli

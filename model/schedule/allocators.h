@@ -1,0 +1,37 @@
+#pragma once
+
+#include "schedule/resources.h"
+
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace clab::schedule {
+
+// What a running job holds: GPUs of static servers, or a pool's local GPUs and chassis GPUs
+// composed to a host.
+struct Holding
+{
+    std::vector<std::pair<int, int>> servers;          // static: (server, GPUs)
+    std::vector<std::pair<int, int>> local;            // pool: (host, GPUs)
+    std::vector<std::tuple<int, int, int>> composedTo; // pool: (chassis, host, GPUs)
+    bool recomposed = false;                           // pool: some GPUs changed host
+};
+
+class Allocator
+{
+public:
+    virtual ~Allocator() = default;
+    virtual bool canEverFit(int gpus) const = 0; // on this system when it is empty
+    virtual bool take(int gpus, Holding &out) = 0;
+    virtual void give(const Holding &h) = 0;
+    int freeGpus() const { return m_free; }
+
+protected:
+    int m_free = 0;
+};
+
+std::unique_ptr<Allocator> staticServers(const Resources &r);
+std::unique_ptr<Allocator> composablePool(const Resources &r);
+
+} // namespace clab::schedule

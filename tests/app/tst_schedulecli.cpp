@@ -1,0 +1,95 @@
+// `composelab schedule TRACE --design DESIGN`: both ways in text and JSON, and bad input named.
+#include "app/clirun.h"
+#include "util/fileio.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace clab;
+
+class TestScheduleCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void seedTestbedBothWays();
+    void badInput();
+
+private:
+    std::string path(const char *name) const
+    {
+        return m_dir.filePath(QString::fromUtf8(name)).toStdString();
+    }
+    std::string seed()
+    {
+        const std::string file = path("seed.clab");
+        if (QFile::exists(QString::fromStdString(file)))
+            return file;
+        const auto r = test::run({"example", "seed-testbed", "--out", file});
+        if (r.status != 0)
+            qFatal("%s", r.err.c_str());
+        return file;
+    }
+    QTemporaryDir m_dir;
+};
+
+void TestScheduleCli::seedTestbedBothWays()
+{
+    // The seed testbed's static servers have 4, 6, 1 and 1 GPUs. An 8-GPU job takes whole
+    // servers there (B and A, 10 GPUs); the 2-GPU job after it fits on neither 1-GPU server, so
+    // it waits 99 s for the 8-GPU job. The pool gives it two of the four free GPUs at once.
+    const std::string trace = path("trace.csv");
+    writeFileAtomically(trace, "submit_s,gpus,duration_s\n0,8,100\n1,2,100\n");
+    auto r = test::run({"schedule", trace, "--design", seed(), "--json"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("policy").get<std::string>(), std::string("fifo"));
+    for (const char *way : {"static", "pool"}) {
+        for (const char *key : {"utilisation", "mean_wait_s", "p95_wait_s", "mean_jct_s",
+                                "never_fit", "fragmentation"})
+            QVERIFY2(j.at(way).contains(key), key);
+        QCOMPARE(j.at(way).at("gpus").get<int>(), 12);
+    }
+    QCOMPARE(j.at("static").at("mean_wait_s").get<double>(), (0 + 99) / 2.0);
+    QVERIFY(j.at("pool").at("mean_wait_s").get<double>() < 31); // at most one recomposition
+
+    r = test::run({"schedule", trace, "--design", seed(), "--policy", "backfill"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QVERIFY2(r.out.find("2 jobs of") == 0, r.out.c_str());
+    QVERIFY2(r.out.find("  static ") != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find("  pool ") != std::string::npos, r.out.c_str());
+}
+
+void TestScheduleCli::badInput()
+{
+    const std::string design = seed();
+    const std::string trace = path("bad.csv");
+    writeFileAtomically(trace, "submit_s,gpus,duration_s\n0,1,10\n-5,1,10\n");
+    auto r = test::run({"schedule", trace, "--design", design});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("bad.csv: line 3, column 1 (submit_s)") != std::string::npos,
+             r.err.c_str());
+    writeFileAtomically(trace, "submit_s,gpus,duration_s\n0,13,10\n");
+    r = test::run({"schedule", trace, "--design", design});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("from 1 to the design's 12") != std::string::npos, r.err.c_str());
+
+    // A design without a pool says what a pool needs.
+    const std::string dgx = path("dgx.clab");
+    QCOMPARE(test::run({"example", "dgx-a100-nvswitch", "--out", dgx}).status, 0);
+    r = test::run({"schedule", trace, "--design", dgx});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("a pool is a chassis with GPUs in its slots") != std::string::npos,
+             r.err.c_str());
+    r = test::run({"schedule", trace, "--design", design, "--policy", "lottery"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("--policy") != std::string::npos, r.err.c_str());
+    r = test::run({"schedule", path("missing.csv"), "--design", design});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("missing.csv") != std::string::npos, r.err.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestScheduleCli)
+
+#include "tst_schedulecli.moc"

@@ -1,0 +1,188 @@
+// Scheduling a job trace on static servers and on a composable pool (model/schedule):
+// hand-worked traces on a two-host pool, the seed testbed's resources, and bad traces.
+#include "catalog/catalog.h"
+#include "design/examples.h"
+#include "schedule/resources.h"
+#include "schedule/simulate.h"
+#include "schedule/trace.h"
+#include "util/inputerror.h"
+
+#include <QTest>
+
+using namespace clab;
+using namespace clab::schedule;
+
+namespace {
+
+// Two hosts linked to one chassis of four GPUs, two composed to each.
+Resources twoHosts(std::vector<int> composed = {2, 2})
+{
+    Resources r;
+    r.hosts = {"h0", "h1"};
+    r.chassis = {"c0"};
+    r.localGpus = {0, 0};
+    r.pooledGpus = {4};
+    r.composed = {composed};
+    r.reachable = {{0}, {0}};
+    return r;
+}
+
+Job job(double submit, int gpus, double duration)
+{
+    return {submit, gpus, duration, {}, {}, 0};
+}
+
+} // namespace
+
+class TestSchedule : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void staticTakesWholeServers();
+    void poolRecomposes();
+    void neverFitOnStaticServers();
+    void backfillDoesNotDelayTheFirst();
+    void seedTestbedResources();
+    void badTraces_data();
+    void badTraces();
+};
+
+void TestSchedule::staticTakesWholeServers()
+{
+    // Servers of 2 and 2 GPUs. A 3-GPU job is larger than either: it takes both whole (4 GPUs)
+    // for 100 s; the 1-GPU job waits until then (FIFO). Utilisation: the work asked for,
+    // 3·100 + 1·100 GPU-seconds, over 4 GPUs · 200 s (the fourth GPU held idle is not work).
+    const std::vector<Job> jobs = {job(0, 3, 100), job(0, 1, 100)};
+    const Outcome o = simulate(jobs, twoHosts(), Mode::Static, {});
+    QCOMPARE(o.gpus, 4);
+    QCOMPARE(o.waitsS, (std::vector<double>{0, 100}));
+    QCOMPARE(o.meanWaitS, 50.0);
+    QCOMPARE(o.meanJctS, 150.0);
+    QCOMPARE(o.spanS, 200.0);
+    QCOMPARE(o.utilisation, 400.0 / 800);
+    QCOMPARE(o.recompositions, 0);
+    QCOMPARE(o.neverFit, 0);
+}
+
+void TestSchedule::poolRecomposes()
+{
+    // The pool gives the 3-GPU job host 0 with its two GPUs and one of host 1's, composed over
+    // in 30 s: it runs 30..130. The 1-GPU job goes to host 1, whose other GPU is composed to it
+    // already: 0..100. The same 400 GPU-seconds of work over 4 GPUs · 130 s.
+    const std::vector<Job> jobs = {job(0, 3, 100), job(0, 1, 100)};
+    Options opt;
+    opt.recomposeS = 30;
+    const Outcome o = simulate(jobs, twoHosts(), Mode::Pool, opt);
+    QCOMPARE(o.waitsS, (std::vector<double>{30, 0}));
+    QCOMPARE(o.meanJctS, 115.0);
+    QCOMPARE(o.spanS, 130.0);
+    QCOMPARE(o.utilisation, 400.0 / 520);
+    QCOMPARE(o.busy.front(), std::make_pair(0.0, 4)); // both jobs hold what they asked for
+    QCOMPARE(o.recompositions, 1);
+    // GPUs stay composed where they ran: the same job again needs no recomposing.
+    const Outcome again = simulate({job(0, 3, 100), job(200, 3, 100)}, twoHosts(), Mode::Pool, opt);
+    QCOMPARE(again.recompositions, 1);
+    QCOMPARE(again.waitsS, (std::vector<double>{30, 0}));
+}
+
+void TestSchedule::neverFitOnStaticServers()
+{
+    // One GPU composed to each host, two uncomposed: the static servers have 2 GPUs in all, so a
+    // 3-GPU job never fits there; the pool composes the idle ones and runs it.
+    const std::vector<Job> jobs = {job(0, 3, 10), job(0, 1, 10)};
+    const Outcome fixed = simulate(jobs, twoHosts({1, 1}), Mode::Static, {});
+    QCOMPARE(fixed.neverFit, 1);
+    QCOMPARE(fixed.waitsS.size(), std::size_t(1));
+    const Outcome pool = simulate(jobs, twoHosts({1, 1}), Mode::Pool, {});
+    QCOMPARE(pool.neverFit, 0);
+    QCOMPARE(pool.waitsS.size(), std::size_t(2));
+}
+
+void TestSchedule::backfillDoesNotDelayTheFirst()
+{
+    // Static servers of 2 and 2. A (2 GPUs, 0..100) takes one server; B (4 GPUs) needs both
+    // whole and waits for A: it can start at 100. C (2 GPUs, 50 s) fits now and ends by 100
+    // even with 30 s of composing allowed: backfill runs it at once, FIFO after B.
+    const std::vector<Job> jobs = {job(0, 2, 100), job(1, 4, 100), job(2, 2, 50)};
+    Options opt;
+    const Outcome fifo = simulate(jobs, twoHosts(), Mode::Static, opt);
+    QCOMPARE(fifo.waitsS, (std::vector<double>{0, 99, 198}));
+    opt.policy = Policy::Backfill;
+    const Outcome easy = simulate(jobs, twoHosts(), Mode::Static, opt);
+    QCOMPARE(easy.waitsS, (std::vector<double>{0, 99, 0}));
+    QVERIFY(easy.utilisation > fifo.utilisation);
+    // A long C would delay B: backfill leaves it waiting.
+    const Outcome late
+        = simulate({job(0, 2, 100), job(1, 4, 100), job(2, 2, 500)}, twoHosts(), Mode::Static, opt);
+    QCOMPARE(late.waitsS, (std::vector<double>{0, 99, 198}));
+}
+
+void TestSchedule::seedTestbedResources()
+{
+    // The seed testbed: four hosts linked to one 16-slot chassis holding 12 GPUs, composed
+    // 4 (A), 6 (B), 1 (C) and 1 (D); no local GPUs.
+    const Resources r
+        = resourcesOf(design::seedTestbed(), catalog::Catalog::builtin(), "seed.clab");
+    QCOMPARE(r.hosts.size(), std::size_t(4));
+    QCOMPARE(r.totalGpus(), 12);
+    QCOMPARE(r.serverGpus(), (std::vector<int>{4, 6, 1, 1}));
+    for (const auto &reach : r.reachable)
+        QCOMPARE(reach, (std::vector<int>{0}));
+    // A design without a chassis has no pool, and says what one needs.
+    try {
+        design::Design dgx;
+        for (const auto &e : design::bundledExamples()) {
+            if (e.fileName == "dgx-a100-nvswitch.clab")
+                dgx = design::readDesign(e.text, e.fileName);
+        }
+        QVERIFY(!dgx.devices.empty());
+        resourcesOf(dgx, catalog::Catalog::builtin(), "dgx.clab");
+        QFAIL("no error");
+    } catch (const InputError &e) {
+        QCOMPARE(e.file(), std::string("dgx.clab"));
+        QVERIFY2(std::string(e.what()).find("a pool is a chassis with GPUs") != std::string::npos,
+                 e.what());
+    }
+}
+
+void TestSchedule::badTraces_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expect");
+    QTest::newRow("negative time") << "submit_s,gpus,duration_s\n0,1,10\n-5,1,10\n"
+                                   << "t.csv: line 3, column 1 (submit_s): expected a time";
+    QTest::newRow("not a number") << "gpus,submit_s,duration_s\n1,0,ten\n"
+                                  << "line 2, column 3 (duration_s): expected a time in seconds";
+    QTest::newRow("zero gpus") << "submit_s,gpus,duration_s\n0,0,10\n"
+                               << "line 2, column 2 (gpus): expected a whole number of GPUs "
+                                  "from 1 to the design's 12, got \"0\"";
+    QTest::newRow("too many gpus") << "submit_s,gpus,duration_s\n0,13,10\n"
+                                   << "got \"13\"";
+    QTest::newRow("fraction of a gpu") << "submit_s,gpus,duration_s\n0,1.5,10\n"
+                                       << "got \"1.5\"";
+    QTest::newRow("missing column") << "submit,gpus,duration_s\n0,1,10\n"
+                                    << "t.csv: line 1: no column \"submit_s\"";
+}
+
+void TestSchedule::badTraces()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, expect);
+    try {
+        readTrace(text.toStdString(), "t.csv", 12);
+        QFAIL("no error");
+    } catch (const InputError &e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains(expect), e.what());
+    }
+    // A good one comes back sorted by submission, with its optional columns.
+    const auto jobs
+        = readTrace("submit_s,gpus,duration_s,benchmark\n50,2,10,bert\n5,1,20,\n", "t.csv", 12);
+    QCOMPARE(jobs.size(), std::size_t(2));
+    QCOMPARE(jobs[0].submitS, 5.0);
+    QCOMPARE(jobs[1].benchmark, std::string("bert"));
+    QCOMPARE(jobs[1].line, 2);
+}
+
+QTEST_APPLESS_MAIN(TestSchedule)
+
+#include "tst_schedule.moc"
