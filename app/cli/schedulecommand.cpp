@@ -57,7 +57,20 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
         const design::Design d = design::loadDesign(o.design);
         const schedule::Resources r
             = schedule::resourcesOf(d, catalog::Catalog::builtin(), o.design);
-        const auto jobs = schedule::readTrace(readTextFile(o.trace), o.trace, r.totalGpus());
+        std::vector<schedule::Job> jobs;
+        std::string leftOut;
+        if (o.format == "pai") {
+            const auto pai
+                = schedule::readPaiTaskTable(readTextFile(o.trace), o.trace, r.totalGpus());
+            jobs = pai.jobs;
+            leftOut = "left out of the trace: " + std::to_string(pai.tooLarge)
+                      + " jobs larger than the design's " + std::to_string(r.totalGpus())
+                      + " GPUs, " + std::to_string(pai.notFinished)
+                      + " that did not finish (a task not Terminated), "
+                      + std::to_string(pai.withoutGpus) + " without GPUs";
+        } else {
+            jobs = schedule::readTrace(readTextFile(o.trace), o.trace, r.totalGpus());
+        }
         schedule::Options opt;
         opt.policy = o.policy == "backfill" ? schedule::Policy::Backfill : schedule::Policy::Fifo;
         opt.recomposeS = o.recomposeS;
@@ -69,6 +82,9 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
             j["design"] = o.design;
             j["policy"] = schedule::policyName(opt.policy);
             j["recompose_s"] = opt.recomposeS;
+            j["format"] = o.format;
+            if (!leftOut.empty())
+                j["note"] = leftOut;
             j["static"] = toJson(fixed);
             j["pool"] = toJson(pool);
             out << j.dump(2) << "\n";
@@ -81,6 +97,8 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
             << " GPUs (" << servers << " static servers with the GPUs composed to them now; the "
             << "pool composes any reachable GPU to a host in " << opt.recomposeS << " s), "
             << schedule::policyName(opt.policy) << "\n";
+        if (!leftOut.empty())
+            out << "  " << leftOut << "\n";
         out << "  way     utilisation  mean wait s   P95 wait s   mean JCT s  never fit  "
                "fragment.  recomposed\n";
         printOutcome("static", fixed, out);
@@ -108,6 +126,10 @@ void addScheduleSubcommand(CLI::App &app, ScheduleOptions &o)
         ->required();
     cmd->add_option("--design", o.design, "Design (.clab) whose hosts and pool run the trace")
         ->required();
+    cmd->add_option("--format", o.format,
+                    "csv (submit_s,gpus,duration_s; the default) or pai (Alibaba PAI's "
+                    "cluster-trace-gpu-v2020 pai_task_table.csv)")
+        ->check(CLI::IsMember({"csv", "pai"}));
     cmd->add_option("--policy", o.policy, "fifo (default) or backfill (EASY)")
         ->check(CLI::IsMember({"fifo", "backfill"}));
     cmd->add_option("--recompose", o.recomposeS,

@@ -9,7 +9,8 @@ class App;
 
 namespace clab::cli {
 
-// `composelab schedule TRACE --design DESIGN [--policy fifo|backfill] [--recompose S] [--json]`:
+// `composelab schedule TRACE --design DESIGN [--format csv|pai] [--policy fifo|backfill]
+// [--recompose S] [--json]`:
 // runs a job trace on the design's GPUs as static servers and as a composable pool
 // (model/schedule/simulate.h) and reports utilisation, waits, completion times, jobs that never
 // fit and fragmentation for both.
@@ -17,6 +18,7 @@ struct ScheduleOptions
 {
     std::string trace;
     std::string design;
+    std::string format = "csv"; // or "pai": Alibaba PAI's pai_task_table.csv
     std::string policy = "fifo";
     double recomposeS = 30;
     bool json = false;

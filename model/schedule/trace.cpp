@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <map>
 
 namespace clab::schedule {
 
@@ -66,6 +67,88 @@ std::vector<Job> readTrace(std::string_view text, const std::string &file, int m
     std::stable_sort(jobs.begin(), jobs.end(),
                      [](const Job &a, const Job &b) { return a.submitS < b.submitS; });
     return jobs;
+}
+
+PaiImport readPaiTaskTable(std::string_view text, const std::string &file, int maxGpus)
+{
+    static const char *const kColumns[]
+        = {"job_name", "task_name", "inst_num", "status",   "start_time",
+           "end_time", "plan_cpu",  "plan_mem", "plan_gpu", "gpu_type"};
+    std::string withHeader;
+    if (text.substr(0, 9) != "job_name,") { // the published files come without their header
+        for (const char *c : kColumns)
+            withHeader += std::string(withHeader.empty() ? "" : ",") + c;
+        withHeader += "\n";
+    }
+    const bool added = !withHeader.empty();
+    withHeader += text;
+    const CsvTable t = CsvTable::parse(withHeader, file);
+    for (const char *column :
+         {"job_name", "inst_num", "status", "start_time", "end_time", "plan_gpu"}) {
+        if (!t.hasColumn(column))
+            throw InputError(file, "line 1", std::string("no column \"") + column + "\"");
+    }
+    auto number = [&](std::size_t row, std::string_view column, bool emptyIsZero) {
+        const std::string &v = t.field(row, column);
+        if (v.empty() && emptyIsZero)
+            return 0.0;
+        double d = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
+        if (ec != std::errc() || end != v.data() + v.size() || !std::isfinite(d) || d < 0)
+            throw InputError(file,
+                             "line " + std::to_string(t.lineOf(row) - (added ? 1 : 0)) + ", column "
+                                 + std::to_string(columnOf(t, column)) + " (" + std::string(column)
+                                 + ")",
+                             "expected a number of 0 or more, got \"" + v + "\"");
+        return d;
+    };
+    struct Acc
+    {
+        double gpus = 0, start = 0, end = 0;
+        bool finished = true, seen = false;
+        int line = 0;
+    };
+    std::map<std::string, Acc> byJob;
+    std::vector<std::string> order;
+    for (std::size_t row = 0; row < t.rowCount(); ++row) {
+        const std::string &name = t.field(row, "job_name");
+        Acc &a = byJob[name];
+        if (!a.seen)
+            order.push_back(name);
+        if (t.field(row, "status") != "Terminated") { // running, failed or waiting: no times
+            a.finished = false;
+            a.seen = true;
+            continue;
+        }
+        const double start = number(row, "start_time", false), end = number(row, "end_time", true);
+        a.gpus += number(row, "inst_num", true) * number(row, "plan_gpu", true) / 100;
+        a.start = a.seen ? std::min(a.start, start) : start;
+        a.end = std::max(a.end, end);
+        a.line = a.seen ? a.line : t.lineOf(row) - (added ? 1 : 0);
+        a.seen = true;
+    }
+    PaiImport out;
+    for (const std::string &name : order) {
+        const Acc &a = byJob[name];
+        const int gpus = int(std::ceil(a.gpus - 1e-9));
+        if (!a.finished || a.end < a.start) {
+            ++out.notFinished;
+        } else if (gpus <= 0) {
+            ++out.withoutGpus;
+        } else if (gpus > maxGpus) {
+            ++out.tooLarge;
+        } else {
+            out.jobs.push_back({a.start, gpus, a.end - a.start, {}, {}, a.line});
+        }
+    }
+    std::stable_sort(out.jobs.begin(), out.jobs.end(),
+                     [](const Job &a, const Job &b) { return a.submitS < b.submitS; });
+    if (!out.jobs.empty()) {
+        const double first = out.jobs.front().submitS;
+        for (Job &j : out.jobs)
+            j.submitS -= first;
+    }
+    return out;
 }
 
 } // namespace clab::schedule

@@ -24,4 +24,20 @@ struct Job
 // `maxGpus` (the design's), a missing column. Jobs come back sorted by submission time (stable).
 std::vector<Job> readTrace(std::string_view text, const std::string &file, int maxGpus);
 
+// A public GPU-cluster trace: the task table of Alibaba PAI's cluster-trace-gpu-v2020
+// (github.com/alibaba/clusterdata, pai_task_table.csv; Weng et al., NSDI '22), with or without
+// its header line job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,
+// plan_gpu,gpu_type. A job is the tasks of one job_name that all ended "Terminated" and asked
+// for GPUs: it asks for the sum of inst_num × plan_gpu / 100 GPUs, rounded up (plan_gpu is in
+// percent of a GPU), arrives at its first task's launch and runs until its last task's end;
+// times start at 0 with the first job. Jobs larger than `maxGpus` are left out and counted.
+struct PaiImport
+{
+    std::vector<Job> jobs;
+    int tooLarge = 0;    // jobs that ask for more GPUs than the design has
+    int notFinished = 0; // jobs with a task that did not end Terminated
+    int withoutGpus = 0; // jobs that asked for no GPU
+};
+PaiImport readPaiTaskTable(std::string_view text, const std::string &file, int maxGpus);
+
 } // namespace clab::schedule

@@ -59,6 +59,20 @@ void TestScheduleCli::seedTestbedBothWays()
     QVERIFY2(r.out.find("2 jobs of") == 0, r.out.c_str());
     QVERIFY2(r.out.find("  static ") != std::string::npos, r.out.c_str());
     QVERIFY2(r.out.find("  pool ") != std::string::npos, r.out.c_str());
+
+    // Alibaba PAI's task table (a fixture in its layout): the jobs it leaves out are named.
+    const std::string pai = path("pai_task_table.csv");
+    writeFileAtomically(pai, "a,worker,2.0,Terminated,0.0,100.0,600.0,29.3,100.0,T4\n"
+                             "b,worker,1.0,Failed,5.0,,600.0,29.3,100.0,T4\n"
+                             "c,worker,20.0,Terminated,9.0,50.0,600.0,29.3,100.0,V100\n");
+    r = test::run({"schedule", pai, "--design", seed(), "--format", "pai", "--json"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    const auto p = nlohmann::json::parse(r.out);
+    QCOMPARE(p.at("static").at("jobs").get<int>(), 1);
+    QVERIFY2(p.at("note").get<std::string>().find("1 jobs larger than the design's 12 GPUs, 1 "
+                                                  "that did not finish")
+                 != std::string::npos,
+             r.out.c_str());
 }
 
 void TestScheduleCli::badInput()

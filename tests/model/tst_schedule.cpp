@@ -43,6 +43,7 @@ private Q_SLOTS:
     void neverFitOnStaticServers();
     void backfillDoesNotDelayTheFirst();
     void seedTestbedResources();
+    void paiTaskTable();
     void badTraces_data();
     void badTraces();
 };
@@ -141,6 +142,44 @@ void TestSchedule::seedTestbedResources()
     } catch (const InputError &e) {
         QCOMPARE(e.file(), std::string("dgx.clab"));
         QVERIFY2(std::string(e.what()).find("a pool is a chassis with GPUs") != std::string::npos,
+                 e.what());
+    }
+}
+
+void TestSchedule::paiTaskTable()
+{
+    // Rows in the published layout, without a header (a fixture written for this test):
+    // job a: a worker task of 2 instances at 50 % of a GPU each and a ps task with none: 1 GPU,
+    //        from 100 (first launch) to 400 (last end);
+    // job b: 4 × 100 % = 4 GPUs, 160..220; job c failed; job d asked for CPUs only;
+    // job e: 16 GPUs, more than the 12 the design has.
+    const std::string table = "a,worker,2.0,Terminated,100.0,400.0,600.0,29.3,50.0,T4\n"
+                              "a,ps,1.0,Terminated,120.0,390.0,400.0,10.0,,\n"
+                              "b,worker,4.0,Terminated,160.0,220.0,600.0,29.3,100.0,V100\n"
+                              "c,worker,1.0,Failed,170.0,,600.0,29.3,100.0,V100\n"
+                              "d,tensorflow,1.0,Terminated,180.0,200.0,600.0,29.3,0.0,\n"
+                              "e,worker,16.0,Terminated,190.0,290.0,600.0,29.3,100.0,V100\n";
+    const PaiImport pai = readPaiTaskTable(table, "pai_task_table.csv", 12);
+    QCOMPARE(pai.jobs.size(), std::size_t(2));
+    QCOMPARE(pai.jobs[0].submitS, 0.0); // times start with the first job
+    QCOMPARE(pai.jobs[0].gpus, 1);
+    QCOMPARE(pai.jobs[0].durationS, 300.0);
+    QCOMPARE(pai.jobs[1].submitS, 60.0);
+    QCOMPARE(pai.jobs[1].gpus, 4);
+    QCOMPARE(pai.jobs[1].durationS, 60.0);
+    QCOMPARE(pai.notFinished, 1);
+    QCOMPARE(pai.withoutGpus, 1);
+    QCOMPARE(pai.tooLarge, 1);
+    // The header line, when present, is taken as it is; a bad number is named with its place.
+    const std::string header = "job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,"
+                               "plan_mem,plan_gpu,gpu_type\n";
+    QCOMPARE(readPaiTaskTable(header + table, "t.csv", 12).jobs.size(), std::size_t(2));
+    try {
+        readPaiTaskTable("a,worker,x,Terminated,100.0,400.0,600.0,29.3,50.0,T4\n", "t.csv", 12);
+        QFAIL("no error");
+    } catch (const InputError &e) {
+        QVERIFY2(std::string(e.what()).find("t.csv: line 1, column 3 (inst_num)")
+                     != std::string::npos,
                  e.what());
     }
 }
