@@ -1,13 +1,19 @@
 #include "cli/schedulecommand.h"
 
+#include "cli/offscreenapp.h"
+
 #include "catalog/catalog.h"
+#include "charts/schedulecharts.h"
 #include "design/design.h"
 #include "schedule/simulate.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
+#include "views/charts/chartexport.h"
 
 #include <CLI/CLI.hpp>
+
+#include <QApplication>
 
 #include <cstdio>
 #include <ostream>
@@ -49,10 +55,41 @@ void printOutcome(const char *name, const schedule::Outcome &o, std::ostream &ou
     out << buf;
 }
 
+// Draws the chart to `path` (.png, .pdf or .svg); false with the reason in `error`.
+bool drawChart(const charts::ChartData &chart, const std::string &path, std::string &error)
+{
+    std::unique_ptr<QApplication> app;
+    if (!ensureWidgetApplication(app, error))
+        return false;
+    QString problem;
+    if (!views::exportChartData(chart, {900, 0, 1.0}, QString::fromStdString(path), 150,
+                                &problem)) {
+        error = problem.toStdString();
+        return false;
+    }
+    return true;
+}
+
+bool chartPathOk(const std::string &path)
+{
+    for (const char *suffix : {".png", ".pdf", ".svg"}) {
+        if (path.size() > 4 && path.compare(path.size() - 4, 4, suffix) == 0)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &err)
 {
+    for (const std::string &chart : {o.chart, o.waitChart}) {
+        if (!chart.empty() && !chartPathOk(chart)) {
+            err << "composelab schedule: a chart file must end in .png, .pdf or .svg: " << chart
+                << "\n";
+            return 2;
+        }
+    }
     try {
         const design::Design d = design::loadDesign(o.design);
         const schedule::Resources r
@@ -76,6 +113,24 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
         opt.recomposeS = o.recomposeS;
         const auto fixed = schedule::simulate(jobs, r, schedule::Mode::Static, opt);
         const auto pool = schedule::simulate(jobs, r, schedule::Mode::Pool, opt);
+        const std::string title = " on " + d.name + ", " + schedule::policyName(opt.policy);
+        std::string error;
+        if (!o.chart.empty()
+            && !drawChart(charts::scheduleBusyChart(fixed, pool, "GPU utilisation" + title),
+                          o.chart, error)) {
+            err << "composelab schedule: " << o.chart << ": " << error << "\n";
+            return 1;
+        }
+        if (!o.waitChart.empty()
+            && !drawChart(charts::waitCdfChart(fixed, pool, "Queueing delay" + title), o.waitChart,
+                          error)) {
+            err << "composelab schedule: " << o.waitChart << ": " << error << "\n";
+            return 1;
+        }
+        for (const std::string &chart : {o.chart, o.waitChart}) {
+            if (!chart.empty())
+                err << "Wrote " << chart << "\n";
+        }
         if (o.json) {
             OrderedJson j;
             j["trace"] = o.trace;
@@ -135,6 +190,10 @@ void addScheduleSubcommand(CLI::App &app, ScheduleOptions &o)
     cmd->add_option("--recompose", o.recomposeS,
                     "Seconds to compose GPUs to another host (default 30)")
         ->check(CLI::Range(0.0, 86400.0));
+    cmd->add_option("--chart", o.chart,
+                    "Also draw GPUs busy over time, both ways (.png, .pdf or .svg)");
+    cmd->add_option("--wait-chart", o.waitChart,
+                    "Also draw the share of jobs against their queueing delay, both ways");
     cmd->add_flag("--json", o.json, "Machine-readable output");
 }
 

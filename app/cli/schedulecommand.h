@@ -21,6 +21,8 @@ struct ScheduleOptions
     std::string format = "csv"; // or "pai": Alibaba PAI's pai_task_table.csv
     std::string policy = "fifo";
     double recomposeS = 30;
+    std::string chart;     // GPUs busy over time, both ways; empty: none
+    std::string waitChart; // CDF of queueing delay, both ways; empty: none
     bool json = false;
 };
 

@@ -60,6 +60,16 @@ void TestScheduleCli::seedTestbedBothWays()
     QVERIFY2(r.out.find("  static ") != std::string::npos, r.out.c_str());
     QVERIFY2(r.out.find("  pool ") != std::string::npos, r.out.c_str());
 
+    // Both charts, drawn; a chart file of another kind is a usage error.
+    const std::string busy = path("busy.png"), waits = path("waits.svg");
+    r = test::run({"schedule", trace, "--design", seed(), "--chart", busy, "--wait-chart", waits});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QVERIFY(QFileInfo(QString::fromStdString(busy)).size() > 10'000);
+    QVERIFY(QFileInfo(QString::fromStdString(waits)).size() > 5'000);
+    r = test::run({"schedule", trace, "--design", seed(), "--chart", path("busy.jpg")});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find(".png, .pdf or .svg") != std::string::npos, r.err.c_str());
+
     // Alibaba PAI's task table (a fixture in its layout): the jobs it leaves out are named.
     const std::string pai = path("pai_task_table.csv");
     writeFileAtomically(pai, "a,worker,2.0,Terminated,0.0,100.0,600.0,29.3,100.0,T4\n"
@@ -104,6 +114,6 @@ void TestScheduleCli::badInput()
     QVERIFY2(r.err.find("missing.csv") != std::string::npos, r.err.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestScheduleCli)
+QTEST_MAIN(TestScheduleCli)
 
 #include "tst_schedulecli.moc"

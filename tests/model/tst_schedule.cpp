@@ -1,6 +1,7 @@
 // Scheduling a job trace on static servers and on a composable pool (model/schedule):
 // hand-worked traces on a two-host pool, the seed testbed's resources, and bad traces.
 #include "catalog/catalog.h"
+#include "charts/schedulecharts.h"
 #include "design/examples.h"
 #include "schedule/resources.h"
 #include "schedule/simulate.h"
@@ -8,6 +9,8 @@
 #include "util/inputerror.h"
 
 #include <QTest>
+
+#include <numeric>
 
 using namespace clab;
 using namespace clab::schedule;
@@ -44,6 +47,7 @@ private Q_SLOTS:
     void backfillDoesNotDelayTheFirst();
     void seedTestbedResources();
     void paiTaskTable();
+    void charts();
     void badTraces_data();
     void badTraces();
 };
@@ -182,6 +186,27 @@ void TestSchedule::paiTaskTable()
                      != std::string::npos,
                  e.what());
     }
+}
+
+void TestSchedule::charts()
+{
+    // Utilisation over time: 3 of 4 GPUs for the first 100 s, 1 for the next 100 (static, the
+    // first hand-worked case): the first half of the stretches at 75 %, the second at 25 %, and
+    // their mean is the run's utilisation. The waits' CDF ends at 100 %.
+    const std::vector<Job> jobs = {job(0, 3, 100), job(0, 1, 100)};
+    const Outcome fixed = simulate(jobs, twoHosts(), Mode::Static, {});
+    const Outcome pool = simulate(jobs, twoHosts(), Mode::Pool, {});
+    const charts::ChartData busy = charts::scheduleBusyChart(fixed, pool, "t");
+    QCOMPARE(busy.series.size(), std::size_t(2));
+    const auto &v = busy.series[0].values;
+    QCOMPARE(v.size(), std::size_t(200));
+    QCOMPARE(v.front(), 75.0);
+    QCOMPARE(v.back(), 25.0);
+    QCOMPARE(std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()), 100 * fixed.utilisation);
+    const charts::ChartData cdf = charts::waitCdfChart(fixed, pool, "t");
+    QCOMPARE(cdf.series[0].values.back(), 100.0);
+    QCOMPARE(cdf.series[0].x.back(), 100.0); // the longest wait, 100 s
+    QVERIFY(cdf.x.log);
 }
 
 void TestSchedule::badTraces_data()
