@@ -159,8 +159,9 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
         printOutcome("static", fixed, out);
         printOutcome("pool", pool, out);
         out << "  utilisation: GPU-seconds the jobs asked for and ran, over all the design's "
-               "GPUs from the first submission to the last end; fragmentation: the share of GPUs "
-               "free while jobs wait. Durations are the trace's (not yet stretched by where the "
+               "GPUs from the first submission to the last end; fragmentation: GPU-seconds left "
+               "free while jobs waited, over the same. Durations are the trace's (not yet "
+               "stretched by where the "
                "GPUs end up).\n";
         return 0;
     } catch (const InputError &e) {

@@ -21,12 +21,16 @@ Series busySeries(const std::string &name, const schedule::Outcome &o, double t0
     for (std::size_t i = 0; i < o.busy.size(); ++i) {
         const double from = o.busy[i].first;
         const double to = i + 1 < o.busy.size() ? o.busy[i + 1].first : t1;
-        // Spread [from, to) over the bins it covers.
-        for (double a = from; a < to;) {
-            const std::size_t bin = std::min<std::size_t>(kBins - 1, std::size_t((a - t0) / width));
-            const double end = std::min(to, t0 + double(bin + 1) * width);
-            area[bin] += o.busy[i].second * std::max(0.0, end - a);
-            a = end > a ? end : to; // the last bin ends at t1
+        // Spread [from, to) over the bins it covers, bin by bin (integer bins: a boundary
+        // recomputed from a float can fall just short of itself).
+        const double level = o.busy[i].second;
+        const auto binOf = [&](double t) {
+            return std::min<std::size_t>(kBins - 1, std::size_t(std::max(0.0, (t - t0) / width)));
+        };
+        for (std::size_t bin = binOf(from); bin <= binOf(to) && from < to; ++bin) {
+            const double lo = std::max(from, t0 + double(bin) * width);
+            const double hi = bin + 1 == kBins ? to : std::min(to, t0 + double(bin + 1) * width);
+            area[bin] += level * std::max(0.0, hi - lo);
         }
     }
     for (std::size_t b = 0; b < kBins; ++b) {

@@ -53,6 +53,10 @@ void check(const PlacementStudyParams &p)
                              + " faulty boards (the grid keeps one healthy board), got "
                              + std::to_string(n));
     }
+    if (p.jobs.empty() && p.queue == JobQueue::Paper && std::min(p.x, p.y) < 2)
+        badParameter(kKind, "grid",
+                     "the paper's queue needs a grid of at least 2x2 boards (its job shapes are "
+                     "at most half the grid each way)");
     if (p.seeds < 1 || p.seeds > kMaxPlacementSeeds)
         badParameter(kKind, "seeds",
                      "expected 1 to " + std::to_string(kMaxPlacementSeeds) + " seeds, got "

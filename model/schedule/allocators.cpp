@@ -54,6 +54,10 @@ public:
             hold(out, idle[i], m_size[std::size_t(idle[i])]);
         return true;
     }
+    std::unique_ptr<Allocator> clone() const override
+    {
+        return std::make_unique<StaticServers>(*this);
+    }
     void give(const Holding &h) override
     {
         for (const auto &[s, n] : h.servers) {
@@ -144,6 +148,10 @@ public:
         }
         out = std::move(trial);
         return true;
+    }
+    std::unique_ptr<Allocator> clone() const override
+    {
+        return std::make_unique<ComposablePool>(*this);
     }
     void give(const Holding &h) override
     {

@@ -25,6 +25,7 @@ public:
     virtual bool canEverFit(int gpus) const = 0; // on this system when it is empty
     virtual bool take(int gpus, Holding &out) = 0;
     virtual void give(const Holding &h) = 0;
+    virtual std::unique_ptr<Allocator> clone() const = 0; // to try the future on a copy
     int freeGpus() const { return m_free; }
 
 protected:

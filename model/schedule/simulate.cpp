@@ -4,6 +4,7 @@
 #include "util/stats.h"
 
 #include <algorithm>
+#include <limits>
 #include <list>
 #include <numeric>
 #include <queue>
@@ -23,11 +24,13 @@ struct Running
 class Simulation
 {
 public:
-    Simulation(const std::vector<Job> &jobs, Allocator &alloc, const Options &o, int gpus)
+    Simulation(const std::vector<Job> &jobs, Allocator &alloc, const Options &o, int gpus,
+               bool pool)
         : m_jobs(jobs)
         , m_alloc(alloc)
         , m_o(o)
         , m_gpus(gpus)
+        , m_pool(pool)
         , m_start(jobs.size(), -1)
     {
     }
@@ -89,18 +92,38 @@ public:
     }
 
 private:
-    bool tryStart(int job, double t)
+    // Starts a job on what `take` gave it.
+    void commit(int job, double t, Holding h)
     {
-        Holding h;
-        if (!m_alloc.take(m_jobs[std::size_t(job)].gpus, h))
-            return false;
         const double run = t + (h.recomposed ? m_o.recomposeS : 0);
         m_recompositions += h.recomposed ? 1 : 0;
         m_asked += m_jobs[std::size_t(job)].gpus;
         m_start[std::size_t(job)] = run;
         m_holdings.push_back(std::move(h));
         m_running.push({run + m_jobs[std::size_t(job)].durationS, job, m_holdings.size() - 1});
+    }
+
+    bool tryStart(int job, double t)
+    {
+        Holding h;
+        if (!m_alloc.take(m_jobs[std::size_t(job)].gpus, h))
+            return false;
+        commit(job, t, std::move(h));
         return true;
+    }
+
+    // Whether `gpus` fit by time `when` on a copy of now, the running jobs that end by then gone.
+    bool fitsBy(int gpus, double when,
+                const std::vector<std::pair<double, std::size_t>> &ends) const
+    {
+        const auto future = m_alloc.clone();
+        for (const auto &[end, holding] : ends) {
+            if (end > when)
+                break;
+            future->give(m_holdings[holding]);
+        }
+        Holding probe;
+        return future->take(gpus, probe);
     }
 
     void schedule(double t, Outcome &)
@@ -109,42 +132,43 @@ private:
             m_queue.pop_front();
         if (m_o.policy != Policy::Backfill || m_queue.empty())
             return;
-        // EASY: the first waiting job's earliest start (the "shadow" time), from GPU counts.
+        // EASY: the first waiting job's earliest start (the "shadow" time), found by releasing
+        // the running jobs in the order they end on a copy of the allocator, so that the
+        // servers' or hosts' shapes count, not only GPU numbers.
         const int need = m_jobs[std::size_t(m_queue.front())].gpus;
-        std::vector<std::pair<double, int>> ends;
-        auto copy = m_running;
-        while (!copy.empty()) {
-            int n = 0;
-            for (const auto &[s, k] : m_holdings[copy.top().holding].servers)
-                n += k;
-            for (const auto &[h, k] : m_holdings[copy.top().holding].local)
-                n += k;
-            for (const auto &[c, h, k] : m_holdings[copy.top().holding].composedTo)
-                n += k;
-            ends.emplace_back(copy.top().endS, n);
-            copy.pop();
-        }
-        int free = m_alloc.freeGpus();
-        double shadow = t;
-        for (const auto &[e, n] : ends) {
-            if (free >= need)
+        std::vector<std::pair<double, std::size_t>> ends; // (end, holding), ascending
+        for (auto copy = m_running; !copy.empty(); copy.pop())
+            ends.emplace_back(copy.top().endS, copy.top().holding);
+        double shadow = std::numeric_limits<double>::infinity();
+        for (const auto &[end, holding] : ends) {
+            if (fitsBy(need, end, ends)) {
+                shadow = end;
                 break;
-            free += n;
-            shadow = e;
+            }
         }
-        int extra = std::max(0, free - need);
+        // Static servers never recompose; in the pool a job may have to.
+        const double allowance = m_pool ? m_o.recomposeS : 0;
         int looked = 0;
         for (auto it = std::next(m_queue.begin());
              it != m_queue.end() && looked < m_o.backfillDepth; ++looked) {
             const Job &j = m_jobs[std::size_t(*it)];
-            const bool endsInTime = t + m_o.recomposeS + j.durationS <= shadow;
-            if ((endsInTime || j.gpus <= extra) && tryStart(*it, t)) {
-                if (!endsInTime)
-                    extra -= j.gpus;
-                it = m_queue.erase(it);
-            } else {
+            Holding h;
+            if (!m_alloc.take(j.gpus, h)) {
                 ++it;
+                continue;
             }
+            const bool endsInTime = t + allowance + j.durationS <= shadow;
+            // Running past the shadow time, it may start only if the first job still fits then.
+            if (!endsInTime && !fitsBy(need, shadow, ends)) {
+                m_alloc.give(h);
+                ++it;
+                continue;
+            }
+            commit(*it, t, std::move(h));
+            const std::pair<double, std::size_t> entry{m_start[std::size_t(*it)] + j.durationS,
+                                                       m_holdings.size() - 1};
+            ends.insert(std::upper_bound(ends.begin(), ends.end(), entry), entry);
+            it = m_queue.erase(it);
         }
     }
 
@@ -152,6 +176,7 @@ private:
     Allocator &m_alloc;
     Options m_o;
     int m_gpus;
+    bool m_pool;
     std::vector<double> m_start;
     std::list<int> m_queue;
     std::vector<Holding> m_holdings;
@@ -166,7 +191,7 @@ Outcome simulate(const std::vector<Job> &jobs, const Resources &resources, Mode 
                  const Options &options)
 {
     const auto alloc = mode == Mode::Static ? staticServers(resources) : composablePool(resources);
-    Simulation sim(jobs, *alloc, options, resources.totalGpus());
+    Simulation sim(jobs, *alloc, options, resources.totalGpus(), mode == Mode::Pool);
     return sim.run();
 }
 

@@ -39,7 +39,7 @@ struct Outcome
     double meanWaitS = 0;   // submission to start of the run (recomposition included)
     double p95WaitS = 0;
     double meanJctS = 0;      // submission to end
-    double fragmentation = 0; // time-averaged share of GPUs free while jobs wait
+    double fragmentation = 0; // GPU-seconds free while jobs wait / (gpus × span)
     int recompositions = 0;   // jobs that waited for GPUs to be composed to their host
     double spanS = 0;         // first submission to last end
     std::vector<std::pair<double, int>> busy; // (time, busy GPUs) after each event

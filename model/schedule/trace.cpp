@@ -130,7 +130,7 @@ PaiImport readPaiTaskTable(std::string_view text, const std::string &file, int m
     PaiImport out;
     for (const std::string &name : order) {
         const Acc &a = byJob[name];
-        const int gpus = int(std::ceil(a.gpus - 1e-9));
+        const double gpus = std::ceil(a.gpus - 1e-9); // compared as a double: no overflow
         if (!a.finished || a.end < a.start) {
             ++out.notFinished;
         } else if (gpus <= 0) {
@@ -138,7 +138,7 @@ PaiImport readPaiTaskTable(std::string_view text, const std::string &file, int m
         } else if (gpus > maxGpus) {
             ++out.tooLarge;
         } else {
-            out.jobs.push_back({a.start, gpus, a.end - a.start, {}, {}, a.line});
+            out.jobs.push_back({a.start, int(gpus), a.end - a.start, {}, {}, a.line});
         }
     }
     std::stable_sort(out.jobs.begin(), out.jobs.end(),

@@ -116,6 +116,23 @@ void TestSchedule::backfillDoesNotDelayTheFirst()
     const Outcome easy = simulate(jobs, twoHosts(), Mode::Static, opt);
     QCOMPARE(easy.waitsS, (std::vector<double>{0, 99, 0}));
     QVERIFY(easy.utilisation > fifo.utilisation);
+    // Static servers never recompose: C may take up to the shadow time itself (80 s + 2 ≤ 100).
+    QCOMPARE(
+        simulate({job(0, 2, 100), job(1, 4, 100), job(2, 2, 80)}, twoHosts(), Mode::Static, opt)
+            .waitsS,
+        (std::vector<double>{0, 99, 0}));
+    // Servers count, not only GPUs: on two 4-GPU servers with A (3) and B (3) running, H (4)
+    // waits for A's server at 100 s. C (1 GPU, long) would go to that server and hold H back a
+    // further 100 s: backfill must leave it waiting (the free GPU count alone would allow it).
+    Resources two4 = twoHosts({4, 4});
+    two4.pooledGpus = {8};
+    const std::vector<Job> shapes
+        = {job(0, 3, 100), job(0, 3, 200), job(1, 4, 100), job(2, 1, 1000)};
+    const Outcome held = simulate(shapes, two4, Mode::Static, opt);
+    QCOMPARE(held.waitsS[2], 99.0);
+    opt.policy = Policy::Fifo;
+    QCOMPARE(simulate(shapes, two4, Mode::Static, opt).waitsS[2], 99.0);
+    opt.policy = Policy::Backfill;
     // A long C would delay B: backfill leaves it waiting.
     const Outcome late
         = simulate({job(0, 2, 100), job(1, 4, 100), job(2, 2, 500)}, twoHosts(), Mode::Static, opt);
@@ -203,6 +220,13 @@ void TestSchedule::charts()
     QCOMPARE(v.front(), 75.0);
     QCOMPARE(v.back(), 25.0);
     QCOMPARE(std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()), 100 * fixed.utilisation);
+    // A span that does not divide evenly: 4 of 4 GPUs busy throughout is 100 % in every bin.
+    Outcome full;
+    full.gpus = 4;
+    full.busy = {{0, 4}, {12345.678, 0}};
+    const charts::ChartData always = charts::scheduleBusyChart(full, full, "t");
+    for (double u : always.series[0].values)
+        QVERIFY2(std::abs(u - 100) < 1e-6, qPrintable(QString::number(u)));
     const charts::ChartData cdf = charts::waitCdfChart(fixed, pool, "t");
     QCOMPARE(cdf.series[0].values.back(), 100.0);
     QCOMPARE(cdf.series[0].x.back(), 100.0); // the longest wait, 100 s
