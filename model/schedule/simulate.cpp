@@ -140,10 +140,15 @@ private:
         for (auto copy = m_running; !copy.empty(); copy.pop())
             ends.emplace_back(copy.top().endS, copy.top().holding);
         double shadow = std::numeric_limits<double>::infinity();
-        for (const auto &[end, holding] : ends) {
-            if (fitsBy(need, end, ends)) {
-                shadow = end;
-                break;
+        {
+            const auto future = m_alloc.clone(); // a failed take leaves it as it was
+            Holding probe;
+            for (const auto &[end, holding] : ends) {
+                future->give(m_holdings[holding]);
+                if (future->take(need, probe)) {
+                    shadow = end;
+                    break;
+                }
             }
         }
         // Static servers never recompose; in the pool a job may have to.
