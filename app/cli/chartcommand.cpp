@@ -39,24 +39,13 @@ charts::ChartData placementChartOf(const ChartOptions &o)
     p.x = grid.first;
     p.y = grid.second;
     p.queue = o.queue == "trace" ? cluster::JobQueue::Trace : cluster::JobQueue::Paper;
-    p.faultyCounts
-        = o.faultyBoards.empty() ? cluster::placementFaultLevels(1LL * p.x * p.y) : o.faultyBoards;
+    p.faultyCounts = o.faultyBoards;
     p.seed = o.seed;
     p.seeds = o.seeds;
-    p.policies = {cluster::PlacementPolicy::Submesh, cluster::PlacementPolicy::Sorted,
-                  cluster::PlacementPolicy::Greedy};
-    const cluster::PlacementStudy study = cluster::studyPlacement(p);
     const std::string system = board.first == board.second
                                    ? cluster::paperSystemName(board.first, board.second, p.x, p.y)
                                    : o.board + " boards on a " + o.grid + " grid";
-    const auto published = p.queue == cluster::JobQueue::Paper
-                               ? cluster::paperUtilisation(board.first, board.second, p.x, p.y)
-                               : std::vector<std::pair<long long, double>>{};
-    return charts::placementChart(study,
-                                  "Job placement on " + system + ", "
-                                      + (o.queue == "trace" ? "trace-like" : "the paper's")
-                                      + " queue, median of " + std::to_string(o.seeds) + " seeds",
-                                  published, "paper, sorted (published)");
+    return charts::placementStudyChart(p, board.first, board.second, system);
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "charts/clustercharts.h"
 
+#include "cluster/paperqueue.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -98,6 +100,23 @@ ChartData placementChart(const cluster::PlacementStudy &study, const std::string
         c.series.push_back(std::move(s));
     }
     return c;
+}
+
+ChartData placementStudyChart(cluster::PlacementStudyParams p, int boardA, int boardB,
+                              const std::string &system)
+{
+    if (p.faultyCounts.empty())
+        p.faultyCounts = cluster::placementFaultLevels(1LL * p.x * p.y);
+    p.policies = {cluster::PlacementPolicy::Submesh, cluster::PlacementPolicy::Sorted,
+                  cluster::PlacementPolicy::Greedy};
+    const bool paper = p.queue == cluster::JobQueue::Paper;
+    return placementChart(cluster::studyPlacement(p),
+                          "Job placement on " + system + ", "
+                              + (paper ? "the paper's" : "trace-like") + " queue, median of "
+                              + std::to_string(p.seeds) + " seeds",
+                          paper ? cluster::paperUtilisation(boardA, boardB, p.x, p.y)
+                                : std::vector<std::pair<long long, double>>{},
+                          "paper, sorted (published)");
 }
 
 } // namespace clab::charts

@@ -27,4 +27,10 @@ ChartData placementChart(const cluster::PlacementStudy &study, const std::string
                          const std::vector<std::pair<long long, double>> &published = {},
                          const std::string &publishedLabel = {});
 
+// Runs the study of `params` for all three policies (fault levels placementFaultLevels when none
+// are given) and charts it, titled after `system`, with the paper's published points when the
+// queue is the paper's and the system one of its (boards of boardA×boardB accelerators).
+ChartData placementStudyChart(cluster::PlacementStudyParams params, int boardA, int boardB,
+                              const std::string &system);
+
 } // namespace clab::charts

@@ -62,7 +62,7 @@ public:
                     ++out.neverFit;
                 ++next;
             }
-            schedule(t, out);
+            schedule(t);
             out.busy.emplace_back(t, m_asked);
         }
         out.spanS = end - (m_jobs.empty() ? 0 : m_jobs.front().submitS);
@@ -126,7 +126,7 @@ private:
         return future->take(gpus, probe);
     }
 
-    void schedule(double t, Outcome &)
+    void schedule(double t)
     {
         while (!m_queue.empty() && tryStart(m_queue.front(), t))
             m_queue.pop_front();

@@ -2,7 +2,6 @@
 
 #include "charts/clustercharts.h"
 #include "cluster/clusterspec.h"
-#include "cluster/paperqueue.h"
 #include "cluster/placementstudy.h"
 #include "cluster/topologyspec.h"
 #include "design/design.h"
@@ -68,15 +67,8 @@ std::optional<charts::ChartData> placementChartOf(const cluster::TopologySpec &s
     p.x = grid.first;
     p.y = grid.second;
     p.queue = cluster::JobQueue::Paper;
-    p.faultyCounts = cluster::placementFaultLevels(1LL * p.x * p.y);
     p.seeds = 3;
-    p.policies = {cluster::PlacementPolicy::Submesh, cluster::PlacementPolicy::Sorted,
-                  cluster::PlacementPolicy::Greedy};
-    return charts::placementChart(cluster::studyPlacement(p),
-                                  "Job placement on " + s.grid
-                                      + " boards, the HammingMesh paper's queue, median of 3 seeds",
-                                  cluster::paperUtilisation(board.first, board.second, p.x, p.y),
-                                  "paper, sorted (published)");
+    return charts::placementStudyChart(p, board.first, board.second, s.grid + " boards");
 }
 
 const std::pair<const char *, const char *> kKinds[] = {
