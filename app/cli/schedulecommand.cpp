@@ -6,6 +6,7 @@
 #include "charts/schedulecharts.h"
 #include "design/design.h"
 #include "schedule/simulate.h"
+#include "schedule/stretch.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
@@ -37,6 +38,9 @@ OrderedJson toJson(const schedule::Outcome &o)
     j["never_fit"] = o.neverFit;
     j["fragmentation"] = o.fragmentation;
     j["recompositions"] = o.recompositions;
+    j["stretched_jobs"] = o.stretched;
+    j["mean_stretch"] = o.meanStretch;
+    j["max_stretch"] = o.maxStretch;
     j["span_s"] = o.spanS;
     OrderedJson series = OrderedJson::array();
     const std::size_t step = std::max<std::size_t>(1, o.busy.size() / kMaxSeriesPoints);
@@ -49,9 +53,10 @@ OrderedJson toJson(const schedule::Outcome &o)
 void printOutcome(const char *name, const schedule::Outcome &o, std::ostream &out)
 {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "  %-7s %8.1f %%  %12.0f  %12.0f  %12.0f  %9d  %8.1f %%  %8d\n",
-                  name, 100 * o.utilisation, o.meanWaitS, o.p95WaitS, o.meanJctS, o.neverFit,
-                  100 * o.fragmentation, o.recompositions);
+    std::snprintf(buf, sizeof buf,
+                  "  %-7s %8.1f %%  %12.0f  %12.0f  %12.0f  %9d  %8.1f %%  %10d  %7.3f\n", name,
+                  100 * o.utilisation, o.meanWaitS, o.p95WaitS, o.meanJctS, o.neverFit,
+                  100 * o.fragmentation, o.recompositions, o.meanStretch);
     out << buf;
 }
 
@@ -108,9 +113,20 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
         } else {
             jobs = schedule::readTrace(readTextFile(o.trace), o.trace, r.totalGpus());
         }
+        if (!o.benchmark.empty() && !schedule::Stretcher::workloadOf(o.benchmark)) {
+            err << "composelab schedule: --benchmark: unknown benchmark \"" << o.benchmark
+                << "\" (known: " << schedule::knownBenchmarks() << ")\n";
+            return 2;
+        }
+        schedule::checkBenchmarks(jobs, o.trace);
         schedule::Options opt;
         opt.policy = o.policy == "backfill" ? schedule::Policy::Backfill : schedule::Policy::Fifo;
         opt.recomposeS = o.recomposeS;
+        schedule::Stretcher stretcher(d, r, catalog::Catalog::builtin(), o.benchmark);
+        if (!o.noStretch)
+            opt.stretch = [&stretcher](const schedule::Job &j, const schedule::Holding &h) {
+                return stretcher.factor(j, h);
+            };
         const auto fixed = schedule::simulate(jobs, r, schedule::Mode::Static, opt);
         const auto pool = schedule::simulate(jobs, r, schedule::Mode::Pool, opt);
         const std::string title = " on " + d.name + ", " + schedule::policyName(opt.policy);
@@ -137,6 +153,8 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
             j["design"] = o.design;
             j["policy"] = schedule::policyName(opt.policy);
             j["recompose_s"] = opt.recomposeS;
+            j["stretch"] = !o.noStretch;
+            j["benchmark"] = o.benchmark;
             j["format"] = o.format;
             if (!leftOut.empty())
                 j["note"] = leftOut;
@@ -155,14 +173,24 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
         if (!leftOut.empty())
             out << "  " << leftOut << "\n";
         out << "  way     utilisation  mean wait s   P95 wait s   mean JCT s  never fit  "
-               "fragment.  recomposed\n";
+               "fragment.  recomposed  stretch\n";
         printOutcome("static", fixed, out);
         printOutcome("pool", pool, out);
         out << "  utilisation: GPU-seconds the jobs asked for and ran, over all the design's "
                "GPUs from the first submission to the last end; fragmentation: GPU-seconds left "
-               "free while jobs waited, over the same. Durations are the trace's (not yet "
-               "stretched by where the "
-               "GPUs end up).\n";
+               "free while jobs waited, over the same.\n";
+        if (o.noStretch)
+            out << "  stretch: off (--no-stretch); jobs run for the trace's durations.\n";
+        else
+            out << "  stretch: mean run time over the trace's duration, from the performance "
+                   "model: the job's GPUs where they ended up against dedicated local PCIe "
+                   "servers of up to 8 GPUs; "
+                << fixed.stretched << " static and " << pool.stretched
+                << " pool jobs changed (jobs naming no benchmark"
+                << (o.benchmark.empty() ? "" : " take " + o.benchmark + ";")
+                << (o.benchmark.empty() ? " run as recorded; --benchmark gives them one)"
+                                        : " every job is stretched)")
+                << ".\n";
         return 0;
     } catch (const InputError &e) {
         err << "composelab schedule: " << e.what() << "\n";
@@ -191,6 +219,11 @@ void addScheduleSubcommand(CLI::App &app, ScheduleOptions &o)
     cmd->add_option("--recompose", o.recomposeS,
                     "Seconds to compose GPUs to another host (default 30)")
         ->check(CLI::Range(0.0, 86400.0));
+    cmd->add_option("--benchmark", o.benchmark,
+                    "Benchmark for jobs whose trace names none, to stretch their run time by "
+                    "where their GPUs end up (default: those run as recorded)");
+    cmd->add_flag("--no-stretch", o.noStretch,
+                  "Run every job for the trace's duration, wherever its GPUs are");
     cmd->add_option("--chart", o.chart,
                     "Also draw GPUs busy over time, both ways (.png, .pdf or .svg)");
     cmd->add_option("--wait-chart", o.waitChart,

@@ -10,7 +10,7 @@ class App;
 namespace clab::cli {
 
 // `composelab schedule TRACE --design DESIGN [--format csv|pai] [--policy fifo|backfill]
-// [--recompose S] [--json]`:
+// [--recompose S] [--benchmark ID] [--no-stretch] [--json] [--chart F] [--wait-chart F]`:
 // runs a job trace on the design's GPUs as static servers and as a composable pool
 // (model/schedule/simulate.h) and reports utilisation, waits, completion times, jobs that never
 // fit and fragmentation for both.
@@ -21,8 +21,10 @@ struct ScheduleOptions
     std::string format = "csv"; // or "pai": Alibaba PAI's pai_task_table.csv
     std::string policy = "fifo";
     double recomposeS = 30;
-    std::string chart;     // GPUs busy over time, both ways; empty: none
-    std::string waitChart; // CDF of queueing delay, both ways; empty: none
+    std::string benchmark;  // for jobs whose trace names none; empty: those are not stretched
+    bool noStretch = false; // durations as recorded
+    std::string chart;      // GPUs busy over time, both ways; empty: none
+    std::string waitChart;  // CDF of queueing delay, both ways; empty: none
     bool json = false;
 };
 

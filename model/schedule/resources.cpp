@@ -44,6 +44,9 @@ Resources resourcesOf(const design::Design &d, const catalog::Catalog &catalog,
     r.pooledGpus.assign(r.chassis.size(), 0);
     r.composed.assign(r.chassis.size(), std::vector<int>(r.hosts.size(), 0));
     r.reachable.assign(r.hosts.size(), {});
+    r.localIds.assign(r.hosts.size(), {});
+    r.pooledIds.assign(r.chassis.size(), {});
+    r.pooledHost.assign(r.chassis.size(), {});
 
     // Links as an item graph; a host reaches a chassis over switches only.
     std::map<std::string, std::vector<std::string>> next;
@@ -86,16 +89,27 @@ Resources resourcesOf(const design::Design &d, const catalog::Catalog &catalog,
         if (hostIndex.count(b) && d.device(a))
             hostOfDevice.emplace(a, hostIndex[b]);
     }
+    std::vector<const design::Device *> gpus;
     for (const auto &dev : d.devices) {
-        if (!catalog.gpu(dev.model))
-            continue;
-        const auto host = hostOfDevice.find(dev.id);
-        if (const auto c = chassisIndex.find(dev.chassis); c != chassisIndex.end()) {
-            ++r.pooledGpus[std::size_t(c->second)];
-            if (host != hostOfDevice.end())
-                ++r.composed[std::size_t(c->second)][std::size_t(host->second)];
-        } else if (host != hostOfDevice.end()) {
-            ++r.localGpus[std::size_t(host->second)];
+        if (catalog.gpu(dev.model))
+            gpus.push_back(&dev);
+    }
+    std::stable_sort(
+        gpus.begin(), gpus.end(),
+        [](const design::Device *a, const design::Device *b) { return a->slot < b->slot; });
+    for (const design::Device *dev : gpus) {
+        const auto host = hostOfDevice.find(dev->id);
+        const int h = host != hostOfDevice.end() ? host->second : -1;
+        if (const auto c = chassisIndex.find(dev->chassis); c != chassisIndex.end()) {
+            const std::size_t ci = std::size_t(c->second);
+            ++r.pooledGpus[ci];
+            r.pooledIds[ci].push_back(dev->id);
+            r.pooledHost[ci].push_back(h);
+            if (h >= 0)
+                ++r.composed[ci][std::size_t(h)];
+        } else if (h >= 0) {
+            ++r.localGpus[std::size_t(h)];
+            r.localIds[std::size_t(h)].push_back(dev->id);
         }
     }
     bool pool = false;

@@ -32,6 +32,7 @@ public:
         , m_gpus(gpus)
         , m_pool(pool)
         , m_start(jobs.size(), -1)
+        , m_duration(jobs.size(), 0)
     {
     }
 
@@ -66,14 +67,18 @@ public:
             out.busy.emplace_back(t, m_asked);
         }
         out.spanS = end - (m_jobs.empty() ? 0 : m_jobs.front().submitS);
-        double jct = 0, work = 0;
+        double jct = 0, work = 0, stretch = 0;
         int ran = 0;
         for (std::size_t j = 0; j < m_jobs.size(); ++j) {
             if (m_start[j] < 0)
                 continue;
             out.waitsS.push_back(m_start[j] - m_jobs[j].submitS);
-            jct += m_start[j] + m_jobs[j].durationS - m_jobs[j].submitS;
-            work += m_jobs[j].gpus * m_jobs[j].durationS;
+            jct += m_start[j] + m_duration[j] - m_jobs[j].submitS;
+            work += m_jobs[j].gpus * m_duration[j];
+            const double f = m_jobs[j].durationS > 0 ? m_duration[j] / m_jobs[j].durationS : 1;
+            stretch += f;
+            out.maxStretch = std::max(out.maxStretch, f);
+            out.stretched += f != 1;
             ++ran;
         }
         if (out.spanS > 0 && m_gpus > 0) {
@@ -86,21 +91,30 @@ public:
             out.meanWaitS = std::accumulate(sorted.begin(), sorted.end(), 0.0) / ran;
             out.p95WaitS = quantileOfSorted(sorted, 0.95);
             out.meanJctS = jct / ran;
+            out.meanStretch = stretch / ran;
         }
         out.recompositions = m_recompositions;
         return out;
     }
 
 private:
-    // Starts a job on what `take` gave it.
-    void commit(int job, double t, Holding h)
+    // How long the job runs on what `take` gave it.
+    double durationOn(int job, const Holding &h) const
+    {
+        const Job &j = m_jobs[std::size_t(job)];
+        return m_o.stretch ? j.durationS * m_o.stretch(j, h) : j.durationS;
+    }
+
+    // Starts a job on what `take` gave it, for `duration`.
+    void commit(int job, double t, Holding h, double duration)
     {
         const double run = t + (h.recomposed ? m_o.recomposeS : 0);
         m_recompositions += h.recomposed ? 1 : 0;
         m_asked += m_jobs[std::size_t(job)].gpus;
         m_start[std::size_t(job)] = run;
+        m_duration[std::size_t(job)] = duration;
         m_holdings.push_back(std::move(h));
-        m_running.push({run + m_jobs[std::size_t(job)].durationS, job, m_holdings.size() - 1});
+        m_running.push({run + duration, job, m_holdings.size() - 1});
     }
 
     bool tryStart(int job, double t)
@@ -108,7 +122,8 @@ private:
         Holding h;
         if (!m_alloc.take(m_jobs[std::size_t(job)].gpus, h))
             return false;
-        commit(job, t, std::move(h));
+        const double duration = durationOn(job, h);
+        commit(job, t, std::move(h), duration);
         return true;
     }
 
@@ -162,15 +177,16 @@ private:
                 ++it;
                 continue;
             }
-            const bool endsInTime = t + allowance + j.durationS <= shadow;
+            const double duration = durationOn(*it, h);
+            const bool endsInTime = t + allowance + duration <= shadow;
             // Running past the shadow time, it may start only if the first job still fits then.
             if (!endsInTime && !fitsBy(need, shadow, ends)) {
                 m_alloc.give(h);
                 ++it;
                 continue;
             }
-            commit(*it, t, std::move(h));
-            const std::pair<double, std::size_t> entry{m_start[std::size_t(*it)] + j.durationS,
+            commit(*it, t, std::move(h), duration);
+            const std::pair<double, std::size_t> entry{m_start[std::size_t(*it)] + duration,
                                                        m_holdings.size() - 1};
             ends.insert(std::upper_bound(ends.begin(), ends.end(), entry), entry);
             it = m_queue.erase(it);
@@ -183,6 +199,7 @@ private:
     int m_gpus;
     bool m_pool;
     std::vector<double> m_start;
+    std::vector<double> m_duration; // run time of each job that started
     std::list<int> m_queue;
     std::vector<Holding> m_holdings;
     std::priority_queue<Running, std::vector<Running>, std::greater<>> m_running;

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "schedule/allocators.h"
 #include "schedule/resources.h"
 #include "schedule/trace.h"
 
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -28,6 +30,9 @@ struct Options
     Policy policy = Policy::Fifo;
     double recomposeS = 30; // seconds to compose GPUs to another host
     int backfillDepth = 100;
+    // A job's run time where its GPUs ended up over the trace's duration (schedule/stretch.h);
+    // none: durations as recorded.
+    std::function<double(const Job &, const Holding &)> stretch;
 };
 
 struct Outcome
@@ -41,7 +46,10 @@ struct Outcome
     double meanJctS = 0;      // submission to end
     double fragmentation = 0; // GPU-seconds free while jobs wait / (gpus × span)
     int recompositions = 0;   // jobs that waited for GPUs to be composed to their host
-    double spanS = 0;         // first submission to last end
+    int stretched = 0;        // jobs whose run time the placement changed (factor not 1)
+    double meanStretch = 1;   // run time over recorded duration, mean over the jobs that ran
+    double maxStretch = 1;
+    double spanS = 0;                         // first submission to last end
     std::vector<std::pair<double, int>> busy; // (time, busy GPUs) after each event
     std::vector<double> waitsS;               // per job that ran, in trace order
 };

@@ -24,14 +24,18 @@ std::string placeOf(const CsvTable &t, std::size_t row, std::string_view column)
            + std::to_string(columnOf(t, column)) + " (" + std::string(column) + ")";
 }
 
+// Times beyond this (about 317 years) are refused: sums of them would overflow the span.
+constexpr double kMaxSeconds = 1e10;
+
 double seconds(const CsvTable &t, std::size_t row, std::string_view column)
 {
     const std::string &text = t.field(row, column);
     double v = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0)
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0
+        || v > kMaxSeconds)
         throw InputError(t.fileName(), placeOf(t, row, column),
-                         "expected a time in seconds of 0 or more, got \"" + text + "\"");
+                         "expected a time in seconds from 0 to 1e10, got \"" + text + "\"");
     return v;
 }
 
@@ -94,12 +98,13 @@ PaiImport readPaiTaskTable(std::string_view text, const std::string &file, int m
             return 0.0;
         double d = 0;
         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
-        if (ec != std::errc() || end != v.data() + v.size() || !std::isfinite(d) || d < 0)
+        if (ec != std::errc() || end != v.data() + v.size() || !std::isfinite(d) || d < 0
+            || d > kMaxSeconds)
             throw InputError(file,
                              "line " + std::to_string(t.lineOf(row) - (added ? 1 : 0)) + ", column "
                                  + std::to_string(columnOf(t, column)) + " (" + std::string(column)
                                  + ")",
-                             "expected a number of 0 or more, got \"" + v + "\"");
+                             "expected a number from 0 to 1e10, got \"" + v + "\"");
         return d;
     };
     struct Acc

@@ -14,6 +14,7 @@ class TestScheduleCli : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void seedTestbedBothWays();
+    void stretch();
     void badInput();
 
 private:
@@ -85,6 +86,48 @@ void TestScheduleCli::seedTestbedBothWays()
              r.out.c_str());
 }
 
+void TestScheduleCli::stretch()
+{
+    // Jobs that name a benchmark run for the model's time where their GPUs are; --no-stretch
+    // and jobs naming none run as recorded; --benchmark gives the latter one.
+    const std::string trace = path("bench.csv");
+    writeFileAtomically(trace, "submit_s,gpus,duration_s,benchmark\n0,6,3600,bert_large\n"
+                               "0,4,3600,\n");
+    auto r = test::run({"schedule", trace, "--design", seed(), "--json"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("stretch").get<bool>(), true);
+    QCOMPARE(j.at("pool").at("stretched_jobs").get<int>(), 1);
+    const double mean = j.at("pool").at("mean_stretch").get<double>();
+    QVERIFY2(mean != 1 && mean > 0.5 && mean < 2, r.out.c_str());
+    r = test::run({"schedule", trace, "--design", seed(), "--json", "--benchmark", "resnet"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("pool").at("stretched_jobs").get<int>(), 2);
+    r = test::run({"schedule", trace, "--design", seed(), "--json", "--no-stretch"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    j = nlohmann::json::parse(r.out);
+    for (const char *way : {"static", "pool"}) {
+        QCOMPARE(j.at(way).at("stretched_jobs").get<int>(), 0);
+        QCOMPARE(j.at(way).at("mean_stretch").get<double>(), 1.0);
+    }
+    r = test::run({"schedule", trace, "--design", seed()});
+    QVERIFY2(r.out.find("stretch: mean run time") != std::string::npos, r.out.c_str());
+
+    // Unknown benchmarks: on the command line a usage error, in the trace its line and column.
+    r = test::run({"schedule", trace, "--design", seed(), "--benchmark", "resnet-51"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("--benchmark: unknown benchmark \"resnet-51\" (known: ")
+                 != std::string::npos,
+             r.err.c_str());
+    writeFileAtomically(trace, "submit_s,gpus,duration_s,benchmark\n0,1,10,resnet\n0,1,10,gpt5\n");
+    r = test::run({"schedule", trace, "--design", seed()});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("bench.csv: line 3, column benchmark: unknown benchmark \"gpt5\"")
+                 != std::string::npos,
+             r.err.c_str());
+}
+
 void TestScheduleCli::badInput()
 {
     const std::string design = seed();
@@ -93,6 +136,12 @@ void TestScheduleCli::badInput()
     auto r = test::run({"schedule", trace, "--design", design});
     QCOMPARE(r.status, 1);
     QVERIFY2(r.err.find("bad.csv: line 3, column 1 (submit_s)") != std::string::npos,
+             r.err.c_str());
+    writeFileAtomically(trace, "submit_s,gpus,duration_s\n0,1,1e300\n");
+    r = test::run({"schedule", trace, "--design", design});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("line 2, column 3 (duration_s): expected a time in seconds from 0 to 1e10")
+                 != std::string::npos,
              r.err.c_str());
     writeFileAtomically(trace, "submit_s,gpus,duration_s\n0,13,10\n");
     r = test::run({"schedule", trace, "--design", design});

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "schedule/allocators.h"
+#include "schedule/trace.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace clab::catalog {
+class Catalog;
+}
+namespace clab::design {
+struct Design;
+}
+namespace clab::workload {
+struct Workload;
+}
+
+namespace clab::schedule {
+
+// How much longer a job runs where its GPUs end up than where its trace measured it, from the
+// performance model (composelab schedule; model/perf/MODEL.md).
+//
+// Where it was measured: dedicated local PCIe servers of the GPU model the job gets, each with
+// the largest divisor of the job's GPU count up to 8, joined by one 200 Gb/s HDR port per GPU
+// (perf::nodeDesign's default). Where it runs: the design itself, the job's GPUs composed to its
+// host as one system (other systems lose those GPUs), so a shared chassis uplink, a socket
+// crossing or a second chassis changes the step time through the term it affects. Spread over
+// several hosts, the host holding most of its GPUs stands for every node, and hosts without a
+// NIC of their own get the reference's network. The factor is the
+// ratio of the two step times, every GPU at the local batch of the default global batch for the
+// job's GPU count.
+//
+// A job is stretched when its benchmark (or, naming none, `defaultBenchmark`) is a workload of
+// the built-in library; else its factor is 1. Which GPUs of a chassis a job gets is not tracked:
+// those already composed to its host stand for them first, then uncomposed ones, then others.
+// Factors are cached by benchmark and placement, so a long trace costs a model run per distinct
+// placement.
+class Stretcher
+{
+public:
+    Stretcher(const design::Design &design, const Resources &resources,
+              const catalog::Catalog &catalog, std::string defaultBenchmark = {});
+    double factor(const Job &job, const Holding &holding);
+    // The workload a benchmark name (id or MLPerf alias) stands for; nullptr for none.
+    static const workload::Workload *workloadOf(const std::string &benchmark);
+
+private:
+    // The job's GPUs by host index, in the order they were taken.
+    std::map<int, std::vector<std::string>> placement(const Job &job, const Holding &h) const;
+    double stepS(const workload::Workload &w, int globalBatch, int host,
+                 const std::vector<std::string> &ids, int nodes);
+    double referenceStepS(const workload::Workload &w, int gpus, int globalBatch,
+                          const std::string &gpuModel, const std::string &hostModel);
+
+    const design::Design &m_design;
+    const Resources &m_r;
+    const catalog::Catalog &m_catalog;
+    std::string m_default;
+    std::map<std::string, double> m_cache; // by benchmark and placement
+};
+
+// Throws InputError naming `file`, the job's line and the benchmark column when a job names a
+// benchmark the built-in library does not know; the message lists those it knows.
+void checkBenchmarks(const std::vector<Job> &jobs, const std::string &file);
+// The built-in library's benchmark ids, comma-separated, for messages.
+std::string knownBenchmarks();
+
+} // namespace clab::schedule
