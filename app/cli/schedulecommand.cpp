@@ -7,6 +7,9 @@
 #include "design/design.h"
 #include "schedule/simulate.h"
 #include "schedule/stretch.h"
+#include "store/schedules.h"
+#include "store/sha256.h"
+#include "store/store.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
@@ -101,9 +104,9 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
             = schedule::resourcesOf(d, catalog::Catalog::builtin(), o.design);
         std::vector<schedule::Job> jobs;
         std::string leftOut;
+        const std::string traceText = readTextFile(o.trace);
         if (o.format == "pai") {
-            const auto pai
-                = schedule::readPaiTaskTable(readTextFile(o.trace), o.trace, r.totalGpus());
+            const auto pai = schedule::readPaiTaskTable(traceText, o.trace, r.totalGpus());
             jobs = pai.jobs;
             leftOut = "left out of the trace: " + std::to_string(pai.tooLarge)
                       + " jobs larger than the design's " + std::to_string(r.totalGpus())
@@ -111,7 +114,7 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
                       + " that did not finish (a task not Terminated), "
                       + std::to_string(pai.withoutGpus) + " without GPUs";
         } else {
-            jobs = schedule::readTrace(readTextFile(o.trace), o.trace, r.totalGpus());
+            jobs = schedule::readTrace(traceText, o.trace, r.totalGpus());
         }
         if (!o.benchmark.empty() && !schedule::Stretcher::workloadOf(o.benchmark)) {
             err << "composelab schedule: --benchmark: unknown benchmark \"" << o.benchmark
@@ -146,6 +149,43 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
         for (const std::string &chart : {o.chart, o.waitChart}) {
             if (!chart.empty())
                 err << "Wrote " << chart << "\n";
+        }
+        if (!o.db.empty()) {
+            try {
+                store::Store db(o.db);
+                store::Transaction t(db);
+                const std::string sha = store::sha256Hex(traceText);
+                const std::optional<std::int64_t> known = db.findSource(sha);
+                const std::int64_t source
+                    = known ? *known : db.addSource({o.trace, sha, "job_trace_" + o.format});
+                for (const auto &[way, outcome] : {std::pair{"static", &fixed}, {"pool", &pool}}) {
+                    store::ScheduleRecord rec;
+                    rec.design = d.name;
+                    rec.designFile = o.design;
+                    rec.way = way;
+                    rec.policy = schedule::policyName(opt.policy);
+                    rec.recomposeS = opt.recomposeS;
+                    rec.stretch = !o.noStretch;
+                    rec.benchmark = o.benchmark;
+                    rec.jobs = outcome->jobs;
+                    rec.gpus = outcome->gpus;
+                    rec.utilisation = outcome->utilisation;
+                    rec.meanWaitS = outcome->meanWaitS;
+                    rec.p95WaitS = outcome->p95WaitS;
+                    rec.meanJctS = outcome->meanJctS;
+                    rec.neverFit = outcome->neverFit;
+                    rec.fragmentation = outcome->fragmentation;
+                    rec.recompositions = outcome->recompositions;
+                    rec.meanStretch = outcome->meanStretch;
+                    rec.details = toJson(*outcome).dump();
+                    store::addSchedule(db, source, rec);
+                }
+                t.commit();
+            } catch (const store::StoreError &e) {
+                err << "composelab schedule: --db: " << e.what() << "\n";
+                return 1;
+            }
+            err << "Stored both ways in " << o.db << "\n";
         }
         if (o.json) {
             OrderedJson j;
@@ -228,6 +268,9 @@ void addScheduleSubcommand(CLI::App &app, ScheduleOptions &o)
                     "Also draw GPUs busy over time, both ways (.png, .pdf or .svg)");
     cmd->add_option("--wait-chart", o.waitChart,
                     "Also draw the share of jobs against their queueing delay, both ways");
+    cmd->add_option("--db", o.db,
+                    "Also keep both ways' outcome in this experiment store (created if absent), "
+                    "under the trace as its source");
     cmd->add_flag("--json", o.json, "Machine-readable output");
 }
 

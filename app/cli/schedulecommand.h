@@ -10,7 +10,8 @@ class App;
 namespace clab::cli {
 
 // `composelab schedule TRACE --design DESIGN [--format csv|pai] [--policy fifo|backfill]
-// [--recompose S] [--benchmark ID] [--no-stretch] [--json] [--chart F] [--wait-chart F]`:
+// [--recompose S] [--benchmark ID] [--no-stretch] [--db DB] [--json] [--chart F]
+// [--wait-chart F]`:
 // runs a job trace on the design's GPUs as static servers and as a composable pool
 // (model/schedule/simulate.h) and reports utilisation, waits, completion times, jobs that never
 // fit and fragmentation for both.
@@ -25,6 +26,7 @@ struct ScheduleOptions
     bool noStretch = false; // durations as recorded
     std::string chart;      // GPUs busy over time, both ways; empty: none
     std::string waitChart;  // CDF of queueing delay, both ways; empty: none
+    std::string db;         // experiment store to keep the outcome in; empty: none
     bool json = false;
 };
 

@@ -82,6 +82,32 @@ CREATE TABLE studies (
     text TEXT NOT NULL
 );
 )sql"},
+        // Scheduling runs (composelab schedule --db): one row per way, under the trace's source.
+        {3, R"sql(
+CREATE TABLE schedules (
+    id INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id),
+    design TEXT NOT NULL,
+    design_file TEXT NOT NULL,
+    way TEXT NOT NULL,
+    policy TEXT NOT NULL,
+    recompose_s REAL NOT NULL,
+    stretch INTEGER NOT NULL,
+    benchmark TEXT NOT NULL,
+    jobs INTEGER NOT NULL,
+    gpus INTEGER NOT NULL,
+    utilisation REAL NOT NULL,
+    mean_wait_s REAL NOT NULL,
+    p95_wait_s REAL NOT NULL,
+    mean_jct_s REAL NOT NULL,
+    never_fit INTEGER NOT NULL,
+    fragmentation REAL NOT NULL,
+    recompositions INTEGER NOT NULL,
+    mean_stretch REAL NOT NULL,
+    details TEXT,
+    ran_at TEXT NOT NULL
+);
+)sql"},
     };
     return steps;
 }

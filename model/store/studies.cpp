@@ -1,5 +1,6 @@
 #include "store/studies.h"
 
+#include "store/schedules.h"
 #include "store/storeschema.h"
 #include "store/store.h"
 
@@ -67,7 +68,8 @@ int versionOf(sqlite3 *db, const std::string &path)
     }
 }
 
-// Copies one input's sources (and their systems, runs, bandwidth and studies) that `out` lacks.
+// Copies one input's sources (and their systems, runs, bandwidth, studies and schedules) that
+// `out` lacks.
 void copyInto(Store &out, sqlite3 *in, const std::string &path, MergeCounts &counts)
 {
     std::map<std::int64_t, std::int64_t> sourceIds; // input id -> output id, new sources only
@@ -170,6 +172,7 @@ void copyInto(Store &out, sqlite3 *in, const std::string &path, MergeCounts &cou
                      {q.text(1), q.text(2), int(q.integer(3)), int(q.integer(4)), q.integer(5),
                       q.text(6)});
     }
+    copySchedules(in, path, out, mapped);
 }
 
 } // namespace

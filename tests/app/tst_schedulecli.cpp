@@ -1,5 +1,8 @@
 // `composelab schedule TRACE --design DESIGN`: both ways in text and JSON, and bad input named.
 #include "app/clirun.h"
+#include "store/schedules.h"
+#include "store/store.h"
+#include "store/studies.h"
 #include "util/fileio.h"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +18,7 @@ class TestScheduleCli : public QObject
 private Q_SLOTS:
     void seedTestbedBothWays();
     void stretch();
+    void keptInTheStore();
     void badInput();
 
 private:
@@ -126,6 +130,50 @@ void TestScheduleCli::stretch()
     QVERIFY2(r.err.find("bench.csv: line 3, column benchmark: unknown benchmark \"gpt5\"")
                  != std::string::npos,
              r.err.c_str());
+}
+
+void TestScheduleCli::keptInTheStore()
+{
+    // --db keeps both ways under the trace as a source; the same trace again adds rows under the
+    // same source; merging stores carries them over.
+    const std::string trace = path("kept.csv"), db = path("kept.sqlite");
+    writeFileAtomically(trace, "submit_s,gpus,duration_s\n0,8,100\n1,2,100\n");
+    auto r = test::run({"schedule", trace, "--design", seed(), "--db", db, "--json"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    QVERIFY2(r.err.find("Stored both ways in") != std::string::npos, r.err.c_str());
+    r = test::run({"schedule", trace, "--design", seed(), "--db", db, "--policy", "backfill"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    {
+        store::Store s(db);
+        QCOMPARE(s.count(store::Table::Sources), std::int64_t(1));
+        const auto rows = store::schedules(s);
+        QCOMPARE(rows.size(), std::size_t(4));
+        QCOMPARE(rows[0].way, std::string("static"));
+        QCOMPARE(rows[1].way, std::string("pool"));
+        QCOMPARE(rows[2].policy, std::string("backfill"));
+        QCOMPARE(rows[0].tracePath, trace);
+        QCOMPARE(rows[0].meanWaitS, j.at("static").at("mean_wait_s").get<double>());
+        QCOMPARE(rows[1].utilisation, j.at("pool").at("utilisation").get<double>());
+        QCOMPARE(rows[0].gpus, std::int64_t(12));
+        QVERIFY(!rows[0].ranAt.empty());
+        QVERIFY(nlohmann::json::parse(rows[1].details).contains("asked_gpus_over_time"));
+    }
+    const std::string merged = path("merged.sqlite");
+    const auto counts = store::mergeStores(merged, {db});
+    QCOMPARE(counts.sources, 1);
+    store::Store m(merged);
+    QCOMPARE(store::schedules(m).size(), std::size_t(4));
+
+    // A file that is not a store is refused and left as it was.
+    const std::string notDb = path("notes.sqlite");
+    writeFileAtomically(notDb, "my notes");
+    r = test::run({"schedule", trace, "--design", seed(), "--db", notDb});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("--db: ") != std::string::npos
+                 && r.err.find("not an SQLite") != std::string::npos,
+             r.err.c_str());
+    QCOMPARE(readTextFile(notDb), std::string("my notes"));
 }
 
 void TestScheduleCli::badInput()
