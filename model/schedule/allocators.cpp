@@ -58,6 +58,7 @@ public:
     {
         return std::make_unique<StaticServers>(*this);
     }
+    void undo(const Holding &h) override { give(h); }
     void give(const Holding &h) override
     {
         for (const auto &[s, n] : h.servers) {
@@ -142,8 +143,8 @@ public:
                 left -= n;
             }
         }
-        if (left > 0) { // the reachable GPUs fall short after all: undo
-            give(trial);
+        if (left > 0) { // the reachable GPUs fall short after all
+            undo(trial);
             return false;
         }
         out = std::move(trial);
@@ -152,6 +153,20 @@ public:
     std::unique_ptr<Allocator> clone() const override
     {
         return std::make_unique<ComposablePool>(*this);
+    }
+    void undo(const Holding &h) override
+    {
+        for (const auto &[host, n] : h.local) {
+            m_local[std::size_t(host)] += n;
+            m_free += n;
+        }
+        for (const auto &[c, owner, n] : h.composedFrom) {
+            (owner < 0 ? m_uncomposed[std::size_t(c)]
+                       : m_composed[std::size_t(c)][std::size_t(owner)])
+                += n;
+            m_chassisFree[std::size_t(c)] += n;
+            m_free += n;
+        }
     }
     void give(const Holding &h) override
     {
@@ -210,6 +225,7 @@ private:
                     m_free -= k;
                     n -= k;
                     out.composedTo.emplace_back(c, h, k);
+                    out.composedFrom.emplace_back(c, uncomposed ? -1 : int(from), k);
                     out.recomposed = out.recomposed || pass > 0;
                 }
             }

@@ -155,16 +155,24 @@ private:
         for (auto copy = m_running; !copy.empty(); copy.pop())
             ends.emplace_back(copy.top().endS, copy.top().holding);
         double shadow = std::numeric_limits<double>::infinity();
+        // GPUs free at the shadow time beyond what the first job takes then: a job that runs
+        // past it and holds more cannot leave the first job room, whatever the shapes.
+        int extra = 0;
         {
             const auto future = m_alloc.clone(); // a failed take leaves it as it was
             Holding probe;
-            for (const auto &[end, holding] : ends) {
-                future->give(m_holdings[holding]);
-                if (future->take(need, probe)) {
-                    shadow = end;
+            std::size_t i = 0;
+            for (; i < ends.size(); ++i) {
+                future->give(m_holdings[ends[i].second]);
+                // Too few GPUs by count: no shape can fit, skip the costly take.
+                if (future->freeGpus() >= need && future->take(need, probe)) {
+                    shadow = ends[i].first;
                     break;
                 }
             }
+            for (++i; i < ends.size() && ends[i].first <= shadow; ++i)
+                future->give(m_holdings[ends[i].second]);
+            extra = future->freeGpus();
         }
         // Static servers never recompose; in the pool a job may have to.
         const double allowance = m_pool ? m_o.recomposeS : 0;
@@ -172,19 +180,29 @@ private:
         for (auto it = std::next(m_queue.begin());
              it != m_queue.end() && looked < m_o.backfillDepth; ++looked) {
             const Job &j = m_jobs[std::size_t(*it)];
+            // Sure to run past the shadow time (its recorded duration, nothing stretching it)
+            // and to hold more than the extra GPUs: skip it without trying the allocator.
+            if (!m_o.stretch && j.gpus > extra && t + allowance + j.durationS > shadow) {
+                ++it;
+                continue;
+            }
+            const int freeBefore = m_alloc.freeGpus();
             Holding h;
             if (!m_alloc.take(j.gpus, h)) {
                 ++it;
                 continue;
             }
+            const int held = freeBefore - m_alloc.freeGpus();
             const double duration = durationOn(*it, h);
             const bool endsInTime = t + allowance + duration <= shadow;
             // Running past the shadow time, it may start only if the first job still fits then.
-            if (!endsInTime && !fitsBy(need, shadow, ends)) {
-                m_alloc.give(h);
+            if (!endsInTime && (held > extra || !fitsBy(need, shadow, ends))) {
+                m_alloc.undo(h);
                 ++it;
                 continue;
             }
+            if (!endsInTime)
+                extra -= held;
             commit(*it, t, std::move(h), duration);
             const std::pair<double, std::size_t> entry{m_start[std::size_t(*it)] + duration,
                                                        m_holdings.size() - 1};

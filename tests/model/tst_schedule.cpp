@@ -3,6 +3,7 @@
 #include "catalog/catalog.h"
 #include "charts/schedulecharts.h"
 #include "design/examples.h"
+#include "schedule/allocators.h"
 #include "schedule/resources.h"
 #include "schedule/simulate.h"
 #include "schedule/trace.h"
@@ -45,6 +46,7 @@ private Q_SLOTS:
     void poolRecomposes();
     void neverFitOnStaticServers();
     void backfillDoesNotDelayTheFirst();
+    void undoneTakeRecomposesNothing();
     void seedTestbedResources();
     void paiTaskTable();
     void charts();
@@ -137,6 +139,35 @@ void TestSchedule::backfillDoesNotDelayTheFirst()
     const Outcome late
         = simulate({job(0, 2, 100), job(1, 4, 100), job(2, 2, 500)}, twoHosts(), Mode::Static, opt);
     QCOMPARE(late.waitsS, (std::vector<double>{0, 99, 198}));
+}
+
+void TestSchedule::undoneTakeRecomposesNothing()
+{
+    // Backfill tries jobs on the pool and puts back those it does not start. Putting back must
+    // not leave GPUs composed to the host that only tried them: host 0 tries 3 GPUs (its two and
+    // one of host 1's), puts them back; host 1 then gets its own two without recomposing.
+    const auto pool = composablePool(twoHosts());
+    Holding tried;
+    QVERIFY(pool->take(3, tried));
+    QVERIFY(tried.recomposed);
+    pool->undo(tried);
+    QCOMPARE(pool->freeGpus(), 4);
+    Holding a, b;
+    QVERIFY(pool->take(2, a));
+    QVERIFY(pool->take(2, b));
+    QVERIFY(!a.recomposed);
+    QVERIFY(!b.recomposed);
+    // A job that ran and ended leaves its GPUs composed where it ran: the same 3-GPU take,
+    // given back, leaves host 0 with three, so a 2-GPU take on host 1 must recompose one.
+    const auto ran = composablePool(twoHosts());
+    Holding done;
+    QVERIFY(ran->take(3, done));
+    ran->give(done);
+    Holding c, d;
+    QVERIFY(ran->take(3, c)); // host 0: its three, none recomposed
+    QVERIFY(!c.recomposed);
+    QVERIFY(ran->take(1, d)); // host 1: its one
+    QVERIFY(!d.recomposed);
 }
 
 void TestSchedule::seedTestbedResources()
