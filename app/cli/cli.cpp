@@ -10,6 +10,7 @@
 #include "cli/runscommand.h"
 #include "cli/studycommand.h"
 #include "cli/schedulecommand.h"
+#include "cli/tracecommand.h"
 #include "cli/topocommand.h"
 #include "cli/upgradecommand.h"
 #include "cli/validators.h"
@@ -35,8 +36,9 @@ namespace {
 const std::set<std::string> &subcommands()
 {
     static const std::set<std::string> names
-        = {"analyze", "bench",   "predict", "calibrate", "validate", "topo",  "import", "chart",
-           "render",  "example", "upgrade", "machine",   "runs",     "study", "merge",  "schedule"};
+        = {"analyze", "bench", "predict", "calibrate", "validate", "topo",
+           "import",  "chart", "render",  "example",   "upgrade",  "machine",
+           "runs",    "study", "merge",   "schedule",  "trace"};
     return names;
 }
 
@@ -161,6 +163,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     addTopoSubcommand(app, topo);
     ScheduleOptions scheduleOptions;
     addScheduleSubcommand(app, scheduleOptions);
+    TraceOptions traceOptions;
+    addTraceSubcommand(app, traceOptions);
     ImportOptions importOptions;
     addImportSubcommand(app, importOptions);
     ChartOptions chartOptions;
@@ -277,6 +281,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
         return topoCommand(topo, out, err);
     if (app.get_subcommand("schedule")->parsed())
         return scheduleCommand(scheduleOptions, out, err);
+    if (app.get_subcommand("trace")->parsed())
+        return traceCommand(traceOptions, out, err);
     if (app.get_subcommand("import")->parsed())
         return importCommand(importOptions, out, err);
     if (app.get_subcommand("chart")->parsed())

@@ -19,6 +19,7 @@ private Q_SLOTS:
     void seedTestbedBothWays();
     void stretch();
     void keptInTheStore();
+    void generatedTrace();
     void badInput();
 
 private:
@@ -174,6 +175,40 @@ void TestScheduleCli::keptInTheStore()
                  && r.err.find("not an SQLite") != std::string::npos,
              r.err.c_str());
     QCOMPARE(readTextFile(notDb), std::string("my notes"));
+}
+
+void TestScheduleCli::generatedTrace()
+{
+    // composelab trace draws a trace for the design's 12 GPUs that schedule reads and stretches.
+    const std::string trace = path("helios.csv");
+    auto r = test::run({"trace", "--design", seed(), "--out", trace, "--jobs", "300",
+                        "--benchmarks", "resnet50,bert_large", "--diurnal", "--seed", "3"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QVERIFY2(r.out.find("Wrote 300 jobs to") == 0, r.out.c_str());
+    const std::string text = readTextFile(trace);
+    QVERIFY2(text.find("submit_s,gpus,duration_s,benchmark\n") == 0, text.c_str());
+    r = test::run({"schedule", trace, "--design", seed(), "--json", "--policy", "backfill"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("pool").at("jobs").get<int>(), 300);
+    QVERIFY(j.at("pool").at("stretched_jobs").get<int>() > 0);
+    // The same seed writes the same file.
+    const std::string again = path("again.csv");
+    r = test::run({"trace", "--design", seed(), "--out", again, "--jobs", "300", "--benchmarks",
+                   "resnet50,bert_large", "--diurnal", "--seed", "3"});
+    QCOMPARE(readTextFile(again), text);
+
+    // Usage: the GPUs one way, known benchmarks and clusters.
+    r = test::run({"trace", "--out", again});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("--design DESIGN or --gpus N") != std::string::npos, r.err.c_str());
+    r = test::run({"trace", "--gpus", "8", "--out", again, "--benchmarks", "resnet50,gpt5"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("unknown benchmark \"gpt5\"") != std::string::npos, r.err.c_str());
+    r = test::run({"trace", "--gpus", "8", "--out", again, "--cluster", "philly"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("--cluster") != std::string::npos, r.err.c_str());
+    QCOMPARE(readTextFile(again), text); // untouched by the refused runs
 }
 
 void TestScheduleCli::badInput()
