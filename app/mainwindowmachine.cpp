@@ -68,6 +68,12 @@ bool MainWindow::newFromMachine(const QStringList &paths, const QString &gpu)
         const design::Design &d = built.design;
         m_document.loadRecovered(design::writeDesign(design::withUserParts(d)), QString(),
                                  QString::fromStdString(d.name));
+    } catch (const InputError &e) {
+        // A choice the files leave open ("gpu", "host", "nic") is not a place in the file.
+        const bool choice = e.place() == "gpu" || e.place() == "host" || e.place() == "nic";
+        showError(tr("Cannot build a design from these files"),
+                  QString::fromStdString(choice ? e.file() + ": " + e.message() : e.what()));
+        return false;
     } catch (const std::exception &e) {
         showError(tr("Cannot build a design from these files"), QString::fromStdString(e.what()));
         return false;

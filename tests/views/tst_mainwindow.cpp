@@ -152,6 +152,14 @@ void TestMainWindow::newFromMachine()
     QCOMPARE(errors.count(), 1);
     QVERIFY(errors.at(0).at(0).toString().contains(junk));
     QCOMPARE(w.systemsView()->systemCount(), 4);
+    // A GPU model that is not in the catalog: the file and what to choose, not "topo.txt: gpu:"
+    // (the model's place for a choice reads like a spot in the file).
+    QVERIFY(!w.newFromMachine({topo}, QStringLiteral("NoSuchGPU")));
+    QCOMPARE(errors.count(), 2);
+    const QString unknown = errors.at(1).at(0).toString();
+    QVERIFY2(unknown.startsWith(topo + QStringLiteral(": ")), qPrintable(unknown));
+    QVERIFY2(!unknown.contains(QStringLiteral(": gpu:")), qPrintable(unknown));
+    QVERIFY2(unknown.contains(QStringLiteral("NoSuchGPU")), qPrintable(unknown));
     // The matrix and `nvidia-smi -L`: a new, unsaved design of two bridged H100 PCIe.
     QVERIFY(w.newFromMachine({topo, names}));
     const design::Design &d = w.document()->design();
