@@ -167,12 +167,13 @@ private:
                 // Too few GPUs by count: no shape can fit, skip the costly take.
                 if (future->freeGpus() >= need && future->take(need, probe)) {
                     shadow = ends[i].first;
+                    future->undo(probe); // it may hold more than it asked for (whole servers)
                     break;
                 }
             }
             for (++i; i < ends.size() && ends[i].first <= shadow; ++i)
                 future->give(m_holdings[ends[i].second]);
-            extra = future->freeGpus();
+            extra = future->freeGpus() - need;
         }
         // Static servers never recompose; in the pool a job may have to.
         const double allowance = m_pool ? m_o.recomposeS : 0;
@@ -180,9 +181,10 @@ private:
         for (auto it = std::next(m_queue.begin());
              it != m_queue.end() && looked < m_o.backfillDepth; ++looked) {
             const Job &j = m_jobs[std::size_t(*it)];
-            // Sure to run past the shadow time (its recorded duration, nothing stretching it)
-            // and to hold more than the extra GPUs: skip it without trying the allocator.
-            if (!m_o.stretch && j.gpus > extra && t + allowance + j.durationS > shadow) {
+            // Sure to run past the shadow time (its recorded duration, nothing stretching it,
+            // no recomposition) and to hold more than the extra GPUs: skip it without trying
+            // the allocator.
+            if (m_o.countPrune && !m_o.stretch && j.gpus > extra && t + j.durationS > shadow) {
                 ++it;
                 continue;
             }
@@ -196,16 +198,16 @@ private:
             const double duration = durationOn(*it, h);
             const bool endsInTime = t + allowance + duration <= shadow;
             // Running past the shadow time, it may start only if the first job still fits then.
-            if (!endsInTime && (held > extra || !fitsBy(need, shadow, ends))) {
+            if (!endsInTime && ((m_o.countPrune && held > extra) || !fitsBy(need, shadow, ends))) {
                 m_alloc.undo(h);
                 ++it;
                 continue;
             }
-            if (!endsInTime)
-                extra -= held;
             commit(*it, t, std::move(h), duration);
             const std::pair<double, std::size_t> entry{m_start[std::size_t(*it)] + duration,
                                                        m_holdings.size() - 1};
+            if (entry.first > shadow) // still holding its GPUs then (it did not recompose)
+                extra -= held;
             ends.insert(std::upper_bound(ends.begin(), ends.end(), entry), entry);
             it = m_queue.erase(it);
         }

@@ -30,6 +30,10 @@ struct Options
     Policy policy = Policy::Fifo;
     double recomposeS = 30; // seconds to compose GPUs to another host
     int backfillDepth = 100;
+    // Backfill skips a job that would hold more GPUs at the first job's start than are left
+    // over then, without trying the allocator (a necessary condition, so the same schedule);
+    // false tries every one (tests compare the two).
+    bool countPrune = true;
     // A job's run time where its GPUs ended up over the trace's duration (schedule/stretch.h);
     // none: durations as recorded.
     std::function<double(const Job &, const Holding &)> stretch;

@@ -47,6 +47,7 @@ private Q_SLOTS:
     void neverFitOnStaticServers();
     void backfillDoesNotDelayTheFirst();
     void undoneTakeRecomposesNothing();
+    void countPruneChangesNoSchedule();
     void seedTestbedResources();
     void paiTaskTable();
     void charts();
@@ -158,7 +159,8 @@ void TestSchedule::undoneTakeRecomposesNothing()
     QVERIFY(!a.recomposed);
     QVERIFY(!b.recomposed);
     // A job that ran and ended leaves its GPUs composed where it ran: the same 3-GPU take,
-    // given back, leaves host 0 with three, so a 2-GPU take on host 1 must recompose one.
+    // given back, leaves host 0 with three composed and host 1 with one, so a 3-GPU and a 1-GPU
+    // job both start without recomposing.
     const auto ran = composablePool(twoHosts());
     Holding done;
     QVERIFY(ran->take(3, done));
@@ -168,6 +170,77 @@ void TestSchedule::undoneTakeRecomposesNothing()
     QVERIFY(!c.recomposed);
     QVERIFY(ran->take(1, d)); // host 1: its one
     QVERIFY(!d.recomposed);
+}
+
+void TestSchedule::countPruneChangesNoSchedule()
+{
+    // Backfill skips jobs by GPU count only where trying them could not succeed, so the
+    // schedule is the same with and without the shortcut.
+    // A first job larger than any server takes whole servers (8 + 8 + 1 for 17 GPUs): the GPUs
+    // left over at its start are those beyond what it holds, not what it asked for. Hosts of
+    // 8, 8, 8, 1; three jobs run 0..100; the 17-GPU job waits for them; the 8-GPU job behind
+    // it fits the idle third server now and still leaves the first job its 17 at 100.
+    Resources r;
+    r.hosts = {"a", "b", "c", "d"};
+    r.chassis = {"c0"};
+    r.localGpus = {8, 8, 8, 1};
+    r.pooledGpus = {0};
+    r.composed = {{0, 0, 0, 0}};
+    r.reachable = {{0}, {0}, {0}, {0}};
+    Options backfill;
+    backfill.policy = Policy::Backfill;
+    const std::vector<Job> few
+        = {job(0, 8, 100), job(0, 8, 100), job(0, 1, 100), job(1, 17, 100), job(1, 8, 1000)};
+    QCOMPARE(simulate(few, r, Mode::Static, backfill).waitsS,
+             (std::vector<double>{0, 0, 0, 99, 0}));
+    // Random traces on random small designs, both ways: identical outcomes.
+    std::uint64_t state = 12345;
+    auto next = [&state](int n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return int((state >> 33) % std::uint64_t(n));
+    };
+    for (int trial = 0; trial < 60; ++trial) {
+        Resources d;
+        const int hosts = 2 + next(4), chassis = 1 + next(2);
+        for (int h = 0; h < hosts; ++h)
+            d.hosts.push_back("h" + std::to_string(h));
+        d.localGpus.assign(std::size_t(hosts), 0);
+        d.composed.assign(std::size_t(chassis), std::vector<int>(std::size_t(hosts), 0));
+        d.reachable.assign(std::size_t(hosts), {});
+        for (int c = 0; c < chassis; ++c) {
+            d.chassis.push_back("c" + std::to_string(c));
+            d.pooledGpus.push_back(2 + next(8));
+        }
+        for (int h = 0; h < hosts; ++h) {
+            d.localGpus[std::size_t(h)] = next(3);
+            d.reachable[std::size_t(h)].push_back(next(chassis));
+        }
+        for (int c = 0; c < chassis; ++c) { // compose part of each chassis to hosts reaching it
+            for (int g = 0; g < d.pooledGpus[std::size_t(c)]; ++g) {
+                const int h = next(hosts);
+                if (d.reachable[std::size_t(h)].front() == c && next(2) == 0)
+                    ++d.composed[std::size_t(c)][std::size_t(h)];
+            }
+        }
+        std::vector<Job> jobs;
+        double t = 0;
+        for (int i = 0; i < 150; ++i) {
+            t += next(40);
+            jobs.push_back(job(t, 1 + next(std::max(1, d.totalGpus() / 2)), 10 + next(400)));
+        }
+        for (Mode mode : {Mode::Static, Mode::Pool}) {
+            Options exact = backfill;
+            exact.countPrune = false;
+            exact.recomposeS = next(2) ? 30 : 0;
+            Options pruned = exact;
+            pruned.countPrune = true;
+            const Outcome a = simulate(jobs, d, mode, exact), b = simulate(jobs, d, mode, pruned);
+            QVERIFY2(a.waitsS == b.waitsS, qPrintable(QStringLiteral("trial %1, %2")
+                                                          .arg(trial)
+                                                          .arg(QString::fromUtf8(modeName(mode)))));
+            QCOMPARE(a.recompositions, b.recompositions);
+        }
+    }
 }
 
 void TestSchedule::seedTestbedResources()
