@@ -43,6 +43,7 @@ OrderedJson toJson(const schedule::Outcome &o)
     j["recompositions"] = o.recompositions;
     j["stretched_jobs"] = o.stretched;
     j["mean_stretch"] = o.meanStretch;
+    j["min_stretch"] = o.minStretch;
     j["max_stretch"] = o.maxStretch;
     j["span_s"] = o.spanS;
     OrderedJson series = OrderedJson::array();
@@ -76,6 +77,13 @@ bool drawChart(const charts::ChartData &chart, const std::string &path, std::str
         return false;
     }
     return true;
+}
+
+std::string twoPlaces(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
 }
 
 bool chartPathOk(const std::string &path)
@@ -121,7 +129,8 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
                 << "\" (known: " << schedule::knownBenchmarks() << ")\n";
             return 2;
         }
-        schedule::checkBenchmarks(jobs, o.trace);
+        if (!o.noStretch)
+            schedule::checkBenchmarks(jobs, o.trace);
         schedule::Options opt;
         opt.policy = o.policy == "backfill" ? schedule::Policy::Backfill : schedule::Policy::Fifo;
         opt.recomposeS = o.recomposeS;
@@ -222,14 +231,15 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
         if (o.noStretch)
             out << "  stretch: off (--no-stretch); jobs run for the trace's durations.\n";
         else
-            out << "  stretch: mean run time over the trace's duration, from the performance "
-                   "model: the job's GPUs where they ended up against dedicated local PCIe "
-                   "servers of up to 8 GPUs; "
-                << fixed.stretched << " static and " << pool.stretched
-                << " pool jobs changed (jobs naming no benchmark"
-                << (o.benchmark.empty() ? "" : " take " + o.benchmark + ";")
-                << (o.benchmark.empty() ? " run as recorded; --benchmark gives them one)"
-                                        : " every job is stretched)")
+            out << "  stretch: run time over the trace's duration, from the performance model: "
+                   "the job's GPUs where they ended up against dedicated local PCIe servers of "
+                   "up to 8 GPUs (below 1 where the design's fabric is better); static "
+                << twoPlaces(fixed.minStretch) << " to " << twoPlaces(fixed.maxStretch) << ", pool "
+                << twoPlaces(pool.minStretch) << " to " << twoPlaces(pool.maxStretch) << "; "
+                << fixed.stretched << " static and " << pool.stretched << " pool jobs changed"
+                << (o.benchmark.empty() ? " (jobs naming no benchmark run as recorded; "
+                                          "--benchmark gives them one)"
+                                        : " (jobs naming no benchmark train " + o.benchmark + ")")
                 << ".\n";
         return 0;
     } catch (const InputError &e) {

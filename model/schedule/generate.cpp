@@ -119,7 +119,9 @@ std::vector<Job> generateTrace(const TraceSpec &s)
             h /= mean;
     }
     const double peak = *std::max_element(shape.begin(), shape.end());
-    double t = 0;
+    // The trace starts at a random time of day (times count from midnight of its first day), so
+    // a trace shorter than a day is not always its quiet night; whole days offer the load.
+    double t = s.diurnal ? rng.uniform() * kDay : 0;
     for (Job &j : jobs) {
         do {
             t += -std::log1p(-rng.uniform()) / (rate * peak);

@@ -13,7 +13,8 @@ namespace clab::schedule {
 // durations drawn independently from one cluster's (or all four pooled) distributions, sizes
 // above `maxGpus` drawn again; arrivals a Poisson process whose rate offers `load` of
 // `totalGpus` (offered GPU-seconds per second over GPUs, from the drawn jobs themselves), with
-// `diurnal` the rate following Helios Venus' mean submissions per hour of day. With
+// `diurnal` the rate following Helios Venus' mean submissions per hour of day from a random
+// time of day (the load holds over whole days). With
 // `benchmarks`, each job names one of them, drawn uniformly.
 struct TraceSpec
 {

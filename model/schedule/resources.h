@@ -24,7 +24,7 @@ struct Resources
     std::vector<std::vector<int>> composed;  // [chassis][host]: GPUs composed to it now
     std::vector<std::vector<int>> reachable; // per host: the chassis it is linked to
     // The GPUs themselves, for the performance model (schedule/stretch.h):
-    std::vector<std::vector<std::string>> localIds;  // per host, in design order
+    std::vector<std::vector<std::string>> localIds;  // per host, by slot then design order
     std::vector<std::vector<std::string>> pooledIds; // per chassis, by slot
     std::vector<std::vector<int>> pooledHost;        // [chassis][GPU]: host composed to now, or -1
     int totalGpus() const;

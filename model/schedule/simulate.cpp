@@ -77,7 +77,8 @@ public:
             work += m_jobs[j].gpus * m_duration[j];
             const double f = m_jobs[j].durationS > 0 ? m_duration[j] / m_jobs[j].durationS : 1;
             stretch += f;
-            out.maxStretch = std::max(out.maxStretch, f);
+            out.minStretch = ran == 0 ? f : std::min(out.minStretch, f);
+            out.maxStretch = ran == 0 ? f : std::max(out.maxStretch, f);
             out.stretched += f != 1;
             ++ran;
         }

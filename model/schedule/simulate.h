@@ -52,6 +52,7 @@ struct Outcome
     int recompositions = 0;   // jobs that waited for GPUs to be composed to their host
     int stretched = 0;        // jobs whose run time the placement changed (factor not 1)
     double meanStretch = 1;   // run time over recorded duration, mean over the jobs that ran
+    double minStretch = 1;    // of the jobs that ran (1 with none)
     double maxStretch = 1;
     double spanS = 0;                         // first submission to last end
     std::vector<std::pair<double, int>> busy; // (time, busy GPUs) after each event

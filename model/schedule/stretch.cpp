@@ -14,23 +14,6 @@
 
 namespace clab::schedule {
 
-namespace {
-
-// One 200 Gb/s HDR InfiniBand port, as perf::platformOf gives a node whose network is not known.
-constexpr double kHdrPortGBps = 25;
-
-// GPUs per reference server: the largest divisor of the job's count up to 8.
-int perServer(int gpus)
-{
-    for (int n = std::min(gpus, 8); n > 1; --n) {
-        if (gpus % n == 0)
-            return n;
-    }
-    return 1;
-}
-
-} // namespace
-
 Stretcher::Stretcher(const design::Design &design, const Resources &resources,
                      const catalog::Catalog &catalog, std::string defaultBenchmark)
     : m_design(design)
@@ -140,30 +123,51 @@ double Stretcher::factor(const Job &job, const Holding &holding)
     const int perGpu = std::max(1, perf::defaultGlobalBatch(*w, job.gpus) / job.gpus);
     const design::Device *first = m_design.device(ids.front());
     const design::Host *hostItem = m_design.host(m_r.hosts[std::size_t(host)]);
-    const double at = stepS(*w, perGpu * int(most) * nodes, host, ids, nodes);
-    const double ref = first && hostItem ? referenceStepS(*w, job.gpus, perGpu * job.gpus,
-                                                          first->model, hostItem->model)
-                                         : 0;
+    const catalog::Gpu *gpu = first ? m_catalog.gpu(first->model) : nullptr;
+    if (!gpu || !hostItem)
+        return 1;
+    // Where it was measured: ceil(n / 8) local PCIe servers sharing the GPUs evenly.
+    perf::SystemSpec spec;
+    spec.gpu = first->model;
+    spec.nodes = (job.gpus + 7) / 8;
+    spec.gpusPerNode = (job.gpus + spec.nodes - 1) / spec.nodes;
+    spec.intraNode = perf::IntraNode::Pcie;
+    spec.pcieGen = gpu->pcie.gen;
+    spec.host = hostItem->model;
+    const perf::Platform reference = perf::platformOf(spec, m_catalog);
+    perf::Request request;
+    request.globalBatch = perGpu * spec.gpusPerNode * spec.nodes;
+    const double ref = perf::predict(reference, *w, request, perf::Calibration::builtin()).stepS;
+    const double at = stepS(*w, perGpu * int(most) * nodes, host, ids, nodes, reference);
     const double f = at > 0 && ref > 0 && std::isfinite(at) && std::isfinite(ref) ? at / ref : 1;
     m_cache.emplace(std::move(key), f);
     return f;
 }
 
 double Stretcher::stepS(const workload::Workload &w, int globalBatch, int host,
-                        const std::vector<std::string> &ids, int nodes)
+                        const std::vector<std::string> &ids, int nodes,
+                        const perf::Platform &reference)
 {
-    // The design with the job's GPUs composed to its host as one system.
+    // The design with the job's GPUs composed to its host as one system, which keeps the host's
+    // drives and NICs.
     design::Design d = m_design;
     const std::string &hostId = m_r.hosts[std::size_t(host)];
     const std::set<std::string> mine(ids.begin(), ids.end());
     std::vector<design::System> systems;
+    design::System job{"job", hostId, ids};
     for (design::System s : d.systems) {
-        if (s.host == hostId)
+        if (s.host == hostId) {
+            for (const std::string &id : s.devices) {
+                const design::Device *dev = d.device(id);
+                if (dev && !m_catalog.gpu(dev->model))
+                    job.devices.push_back(id);
+            }
             continue;
+        }
         std::erase_if(s.devices, [&](const std::string &id) { return mine.count(id) > 0; });
         systems.push_back(std::move(s));
     }
-    systems.push_back({"job", hostId, ids});
+    systems.push_back(std::move(job));
     d.systems = std::move(systems);
     const fabric::Analysis analysis = fabric::analyze(d, m_catalog);
     const std::size_t system = d.systems.size() - 1;
@@ -171,33 +175,15 @@ double Stretcher::stepS(const workload::Workload &w, int globalBatch, int host,
         return 0;
     perf::Platform platform = perf::platformOf(d, analysis, system, m_catalog);
     platform.nodes = nodes;
-    // Hosts without a NIC of their own: the reference's network, one HDR port per GPU, so that
-    // only the placement moves the factor.
-    if (nodes > 1 && platform.networkGBps <= 0)
-        platform.networkGBps = kHdrPortGBps * platform.gpusPerNode;
+    // Hosts without a NIC of their own: the reference's network per GPU (one HDR port each).
+    if (nodes > 1 && platform.networkGBps <= 0) {
+        platform.networkGBps
+            = reference.networkGBps / std::max(1, reference.gpusPerNode) * platform.gpusPerNode;
+        platform.networkLatencyUs = reference.networkLatencyUs;
+    }
     perf::Request request;
     request.globalBatch = globalBatch;
     return perf::predict(platform, w, request, perf::Calibration::builtin()).stepS;
-}
-
-double Stretcher::referenceStepS(const workload::Workload &w, int gpus, int globalBatch,
-                                 const std::string &gpuModel, const std::string &hostModel)
-{
-    const catalog::Gpu *gpu = m_catalog.gpu(gpuModel);
-    if (!gpu)
-        return 0;
-    perf::SystemSpec spec;
-    spec.gpu = gpuModel;
-    spec.gpusPerNode = perServer(gpus);
-    spec.nodes = gpus / spec.gpusPerNode;
-    spec.intraNode = perf::IntraNode::Pcie;
-    spec.pcieGen = gpu->pcie.gen;
-    spec.host = hostModel;
-    perf::Request request;
-    request.globalBatch = globalBatch;
-    return perf::predict(perf::platformOf(spec, m_catalog), w, request,
-                         perf::Calibration::builtin())
-        .stepS;
 }
 
 } // namespace clab::schedule

@@ -16,27 +16,32 @@ struct Design;
 namespace clab::workload {
 struct Workload;
 }
+namespace clab::perf {
+struct Platform;
+}
 
 namespace clab::schedule {
 
-// How much longer a job runs where its GPUs end up than where its trace measured it, from the
-// performance model (composelab schedule; model/perf/MODEL.md).
+// How much longer (or shorter) a job runs where its GPUs end up than where its trace measured
+// it, from the performance model (composelab schedule; model/perf/MODEL.md).
 //
-// Where it was measured: dedicated local PCIe servers of the GPU model the job gets, each with
-// the largest divisor of the job's GPU count up to 8, joined by one 200 Gb/s HDR port per GPU
-// (perf::nodeDesign's default). Where it runs: the design itself, the job's GPUs composed to its
-// host as one system (other systems lose those GPUs), so a shared chassis uplink, a socket
-// crossing or a second chassis changes the step time through the term it affects. Spread over
-// several hosts, the host holding most of its GPUs stands for every node, and hosts without a
-// NIC of their own get the reference's network. The factor is the
-// ratio of the two step times, every GPU at the local batch of the default global batch for the
-// job's GPU count.
+// Where it was measured: ceil(n / 8) dedicated local PCIe servers sharing the job's n GPUs
+// evenly, of the GPU model it gets and its host's processors, joined by one 200 Gb/s HDR port
+// per GPU (perf::nodeDesign's default; GPUs split over the two sockets' PCIe trees). Where it
+// runs: the design itself, the job's GPUs composed to its host as one system with the host's
+// drives and NICs (other systems lose those GPUs and count as they are in the design, busy or
+// not), so a shared chassis uplink, a socket crossing or a second chassis changes the step time
+// through the term it affects. Spread over hosts, ceil(n / its largest part) copies of the
+// host holding that part stand for it; hosts without a NIC get the reference's network per GPU.
+// The factor is the ratio of the two step times, every GPU at the same local batch (of the
+// default global batch for n GPUs). It is below 1 where the design's fabric beats the
+// reference's, e.g. GPUs behind one chassis switch against a server's socket-split tree.
 //
 // A job is stretched when its benchmark (or, naming none, `defaultBenchmark`) is a workload of
 // the built-in library; else its factor is 1. Which GPUs of a chassis a job gets is not tracked:
-// those already composed to its host stand for them first, then uncomposed ones, then others.
-// Factors are cached by benchmark and placement, so a long trace costs a model run per distinct
-// placement.
+// those composed to its host in the design stand for them first, then uncomposed ones, then
+// others. Factors are cached by benchmark and placement, so a long trace costs a model run per
+// distinct placement.
 class Stretcher
 {
 public:
@@ -50,9 +55,7 @@ private:
     // The job's GPUs by host index, in the order they were taken.
     std::map<int, std::vector<std::string>> placement(const Job &job, const Holding &h) const;
     double stepS(const workload::Workload &w, int globalBatch, int host,
-                 const std::vector<std::string> &ids, int nodes);
-    double referenceStepS(const workload::Workload &w, int gpus, int globalBatch,
-                          const std::string &gpuModel, const std::string &hostModel);
+                 const std::vector<std::string> &ids, int nodes, const perf::Platform &reference);
 
     const design::Design &m_design;
     const Resources &m_r;

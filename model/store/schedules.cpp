@@ -73,8 +73,8 @@ std::vector<ScheduleRecord> schedules(Store &store)
     return out;
 }
 
-void copySchedules(sqlite3 *in, const std::string &inPath, Store &out,
-                   const std::function<std::int64_t(std::int64_t)> &sourceOf)
+std::int64_t copySchedules(sqlite3 *in, const std::string &inPath, Store &out,
+                           const std::function<std::int64_t(std::int64_t)> &sourceOf)
 {
     Statement q(in, (std::string("SELECT ") + kColumns + " FROM schedules ORDER BY id").c_str(),
                 inPath);
@@ -85,10 +85,22 @@ void copySchedules(sqlite3 *in, const std::string &inPath, Store &out,
         out.connection(),
         (std::string("INSERT INTO schedules(") + kColumns + ") VALUES(" + values + ")").c_str(),
         out.path());
+    Statement seen(out.connection(),
+                   "SELECT 1 FROM schedules WHERE source_id = ?1 AND design_file = ?2 AND way = ?3 "
+                   "AND policy = ?4 AND recompose_s = ?5 AND stretch = ?6 AND benchmark = ?7 "
+                   "AND ran_at = ?8",
+                   out.path());
+    std::int64_t copied = 0;
     while (q.step()) {
         const std::int64_t source = sourceOf(q.integer(0));
         if (!source)
-            continue; // its trace was in the output already, with its own schedules
+            continue;
+        seen.bind(1, source).bind(2, q.text(2)).bind(3, q.text(3)).bind(4, q.text(4));
+        seen.bind(5, q.real(5)).bind(6, q.integer(6)).bind(7, q.text(7)).bind(8, q.text(19));
+        const bool repeat = seen.step();
+        seen.reset();
+        if (repeat)
+            continue;
         add.bind(1, source);
         for (int c = 1; c < kColumnCount; ++c) {
             if (q.isNull(c))
@@ -101,7 +113,9 @@ void copySchedules(sqlite3 *in, const std::string &inPath, Store &out,
                 add.bind(c + 1, q.text(c));
         }
         add.run();
+        ++copied;
     }
+    return copied;
 }
 
 } // namespace clab::store

@@ -43,9 +43,10 @@ struct ScheduleRecord
 void addSchedule(Store &store, std::int64_t sourceId, const ScheduleRecord &record);
 // All of them, oldest first.
 std::vector<ScheduleRecord> schedules(Store &store);
-// For mergeStores: copies the schedules of `in` whose source `sourceOf` maps to a new one in
-// `out` (0: the source was there already, and is skipped with its rows).
-void copySchedules(sqlite3 *in, const std::string &inPath, Store &out,
-                   const std::function<std::int64_t(std::int64_t)> &sourceOf);
+// For mergeStores: copies the schedules of `in` under the output source `sourceOf` maps theirs to
+// (0: none, skipped), leaving out rows the output has already (same trace, design file, way,
+// options and time). Returns how many it copied.
+std::int64_t copySchedules(sqlite3 *in, const std::string &inPath, Store &out,
+                           const std::function<std::int64_t(std::int64_t)> &sourceOf);
 
 } // namespace clab::store

@@ -73,6 +73,7 @@ int versionOf(sqlite3 *db, const std::string &path)
 void copyInto(Store &out, sqlite3 *in, const std::string &path, MergeCounts &counts)
 {
     std::map<std::int64_t, std::int64_t> sourceIds; // input id -> output id, new sources only
+    std::map<std::int64_t, std::int64_t> known;     // input id -> output id, sources it had
     {
         Statement q(in, "SELECT id, path, sha256, kind, imported_at FROM sources ORDER BY id",
                     path);
@@ -80,7 +81,8 @@ void copyInto(Store &out, sqlite3 *in, const std::string &path, MergeCounts &cou
                       "INSERT INTO sources(path, sha256, kind, imported_at) VALUES(?1, ?2, ?3, ?4)",
                       out.path());
         while (q.step()) {
-            if (out.findSource(q.text(2))) {
+            if (const auto had = out.findSource(q.text(2))) {
+                known[q.integer(0)] = *had;
                 ++counts.skipped;
                 continue;
             }
@@ -172,7 +174,12 @@ void copyInto(Store &out, sqlite3 *in, const std::string &path, MergeCounts &cou
                      {q.text(1), q.text(2), int(q.integer(3)), int(q.integer(4)), q.integer(5),
                       q.text(6)});
     }
-    copySchedules(in, path, out, mapped);
+    // Schedules depend on the design and options as well as the trace: those of a trace the
+    // output has already go under its source too (copySchedules skips exact repeats).
+    counts.schedules += copySchedules(in, path, out, [&](std::int64_t id) {
+        const auto it = known.find(id);
+        return it != known.end() ? it->second : mapped(id);
+    });
 }
 
 } // namespace

@@ -30,6 +30,7 @@ struct MergeCounts
     int skipped = 0;
     std::int64_t runs = 0;
     std::int64_t bandwidth = 0;
+    std::int64_t schedules = 0;
 };
 
 // Merges experiment stores into `out` (created when absent) in one transaction. Refused with a

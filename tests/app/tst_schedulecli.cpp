@@ -117,7 +117,7 @@ void TestScheduleCli::stretch()
         QCOMPARE(j.at(way).at("mean_stretch").get<double>(), 1.0);
     }
     r = test::run({"schedule", trace, "--design", seed()});
-    QVERIFY2(r.out.find("stretch: mean run time") != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find("stretch: run time over the trace") != std::string::npos, r.out.c_str());
 
     // Unknown benchmarks: on the command line a usage error, in the trace its line and column.
     r = test::run({"schedule", trace, "--design", seed(), "--benchmark", "resnet-51"});
@@ -163,8 +163,19 @@ void TestScheduleCli::keptInTheStore()
     const std::string merged = path("merged.sqlite");
     const auto counts = store::mergeStores(merged, {db});
     QCOMPARE(counts.sources, 1);
+    QCOMPARE(counts.schedules, std::int64_t(4));
+    // Another store ran the same trace with other options: merged, its rows join those of the
+    // trace already there; merged again, nothing is repeated.
+    const std::string other = path("other.sqlite");
+    r = test::run({"schedule", trace, "--design", seed(), "--db", other, "--recompose", "0"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QCOMPARE(store::mergeStores(merged, {other}).schedules, std::int64_t(2));
+    QCOMPARE(store::mergeStores(merged, {other}).schedules, std::int64_t(0));
     store::Store m(merged);
-    QCOMPARE(store::schedules(m).size(), std::size_t(4));
+    QCOMPARE(m.count(store::Table::Sources), std::int64_t(1));
+    const auto rows = store::schedules(m);
+    QCOMPARE(rows.size(), std::size_t(6));
+    QCOMPARE(rows.back().recomposeS, 0.0);
 
     // A file that is not a store is refused and left as it was.
     const std::string notDb = path("notes.sqlite");

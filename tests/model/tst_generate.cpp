@@ -71,7 +71,7 @@ void TestGenerate::matchesThePublishedFigures()
 void TestGenerate::offersTheLoad()
 {
     // Offered load: the GPU-seconds asked for over the GPUs times the time the jobs arrive
-    // over. A Poisson process of 20,000 arrivals hits its rate to about 1 %.
+    // over. A Poisson process of 20,000 arrivals hits its rate to about 1 % (checked to 5 %).
     TraceSpec s;
     s.jobs = 20'000;
     s.totalGpus = 64;
@@ -87,6 +87,17 @@ void TestGenerate::offersTheLoad()
     QVERIFY2(std::abs(offered - 0.6) < 0.03, qPrintable(QString::number(offered)));
     QVERIFY(std::is_sorted(jobs.begin(), jobs.end(),
                            [](const Job &a, const Job &b) { return a.submitS < b.submitS; }));
+    // Following the day, over many days (5 GPUs: about 30 days of arrivals), the same load.
+    s.diurnal = true;
+    s.totalGpus = 5;
+    s.maxGpus = 4;
+    const auto daily = generateTrace(s);
+    work = 0;
+    for (const Job &j : daily)
+        work += j.gpus * j.durationS;
+    const double offeredDaily = work / (5 * (daily.back().submitS - daily.front().submitS));
+    QVERIFY2(daily.back().submitS > 20 * 86400, qPrintable(QString::number(daily.back().submitS)));
+    QVERIFY2(std::abs(offeredDaily - 0.6) < 0.05, qPrintable(QString::number(offeredDaily)));
 }
 
 void TestGenerate::followsTheDay()
