@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -54,6 +55,14 @@ double number(const ScheduleView &v, Row row, Column column)
 {
     const QTableWidgetItem *item = v.table()->item(row, column);
     return item ? item->data(Qt::UserRole).toDouble() : -1;
+}
+
+// Whether the two chart tabs can be chosen (they wait for a run).
+bool chartsEnabled(const ScheduleView &v)
+{
+    const auto *tabs = v.findChild<QTabWidget *>();
+    return tabs && tabs->isTabEnabled(tabs->indexOf(v.busyChart()))
+           && tabs->isTabEnabled(tabs->indexOf(v.waitChart()));
 }
 
 // Does `action` and waits until the view shows the run it leads to (on a worker thread, after
@@ -140,7 +149,7 @@ void TestScheduleView::poolRunsWhatStaticServersQueue()
     const auto v = seedView(trace);
     QVERIFY(v);
     QCOMPARE(v->format(), ScheduleView::Format::Csv);
-    QVERIFY2(v->message().contains(QLatin1String("Run schedules trace.csv")),
+    QVERIFY2(v->message().contains(QLatin1String("Press Run to schedule trace.csv")),
              qPrintable(v->message()));
     auto *recompose = v->findChild<QSpinBox *>(QStringLiteral("recompose"));
     auto *policy = v->findChild<QComboBox *>(QStringLiteral("policy"));
@@ -151,6 +160,7 @@ void TestScheduleView::poolRunsWhatStaticServersQueue()
     typeInto(recompose, QStringLiteral("0"));
     QCOMPARE(recompose->value(), 0);
     QVERIFY(!v->rerunPending()); // nothing has run yet: Run runs it
+    QVERIFY(!chartsEnabled(*v));
     QVERIFY(settle(*v, [&] { QTest::mouseClick(run, Qt::LeftButton); }));
 
     // The model's own numbers, cell by cell.
@@ -191,10 +201,11 @@ void TestScheduleView::poolRunsWhatStaticServersQueue()
     QCOMPARE(text(*v, Pool, Recomposed), QStringLiteral("2"));
     QCOMPARE(text(*v, Static, NeverFit), QStringLiteral("0"));
     QVERIFY2(v->message().startsWith(QLatin1String("6 job(s) of trace.csv on Seed composable "
-                                                   "testbed: 12 GPUs, as 4 static servers")),
+                                                   "testbed: 12 GPUs as 4 static servers")),
              qPrintable(v->message()));
 
     // The two charts, both ways each.
+    QVERIFY(chartsEnabled(*v));
     QCOMPARE(v->busyChart()->chart().series.size(), std::size_t(2));
     QCOMPARE(v->busyChart()->chart().series[0].name, std::string("static servers"));
     QCOMPARE(v->waitChart()->chart().series[1].name, std::string("composable pool"));
@@ -262,6 +273,7 @@ void TestScheduleView::followsTheDesignsGpus()
              qPrintable(v->message()));
     QVERIFY(!v->table()->item(Static, MeanWait));
     QVERIFY(v->busyChart()->chart().series.empty());
+    QVERIFY(!chartsEnabled(*v));
 }
 
 void TestScheduleView::badTraceNamesTheLine()
@@ -275,6 +287,7 @@ void TestScheduleView::badTraceNamesTheLine()
                                                  "a time in seconds of 0 or more")),
              qPrintable(v->message()));
     QVERIFY(!v->table()->item(Static, MeanWait));
+    QVERIFY(!chartsEnabled(*v));
 
     // More GPUs than the design has.
     write("bad.csv", "submit_s,gpus,duration_s\n0,13,10\n");
@@ -289,6 +302,7 @@ void TestScheduleView::badTraceNamesTheLine()
     QVERIFY(settle(*v, [&] { QTest::mouseClick(run, Qt::LeftButton); }));
     QCOMPARE(text(*v, Static, MeanWait), QStringLiteral("0.0"));
     QCOMPARE(text(*v, Static, Utilisation), QStringLiteral("100.0"));
+    QVERIFY(chartsEnabled(*v));
 
     // A trace gone from the disk.
     QVERIFY(QFile::remove(bad));

@@ -185,6 +185,7 @@ ScheduleView::ScheduleView(QWidget *parent)
     connect(m_policy, &QComboBox::currentIndexChanged, this, &ScheduleView::rerunLater);
     connect(m_recompose, &QSpinBox::valueChanged, this, &ScheduleView::rerunLater);
 
+    clearResults();
     const QString last = QSettings().value(QLatin1String(kTraceKey)).toString();
     if (!last.isEmpty() && QFileInfo::exists(last))
         setTrace(last);
@@ -245,7 +246,8 @@ void ScheduleView::chooseTrace()
 {
     QSettings settings;
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open job trace"), settings.value(QLatin1String(kFolderKey)).toString(),
+        this, tr("Open job trace"),
+        settings.value(QLatin1String(kFolderKey), QFileInfo(m_tracePath).absolutePath()).toString(),
         tr("Job traces (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
@@ -357,10 +359,11 @@ void ScheduleView::apply(const Result &r)
     }
     m_busyChart->setChart(r.busyChart);
     m_waitChart->setChart(r.waitChart);
+    for (ChartWidget *chart : {m_busyChart, m_waitChart})
+        m_tabs->setTabEnabled(m_tabs->indexOf(chart), true);
 
-    QString text = tr("%n job(s) of %1 on %2: %3 GPUs, as %4 static servers (the GPUs composed "
-                      "to each host now) and as a pool that composes any GPU a host reaches in "
-                      "%5 s; %6.",
+    QString text = tr("%n job(s) of %1 on %2: %3 GPUs as %4 static servers, or as a pool that "
+                      "composes GPUs to another host in %5 s; %6.",
                       nullptr, r.jobs)
                        .arg(r.trace, r.design)
                        .arg(r.fixed.gpus)
@@ -383,8 +386,11 @@ void ScheduleView::apply(const Result &r)
 void ScheduleView::clearResults()
 {
     m_table->clearContents();
-    m_busyChart->setChart(charts::ChartData{});
-    m_waitChart->setChart(charts::ChartData{});
+    // Empty axes would look like a run in which nothing happened: the chart tabs wait for one.
+    for (ChartWidget *chart : {m_busyChart, m_waitChart}) {
+        chart->setChart(charts::ChartData{});
+        m_tabs->setTabEnabled(m_tabs->indexOf(chart), false);
+    }
 }
 
 void ScheduleView::showHint()
@@ -395,7 +401,7 @@ void ScheduleView::showHint()
                               "static servers with the composable pool."));
     else
         m_message->setText(
-            tr("Run schedules %1 on %2, as static servers and as a composable pool.")
+            tr("Press Run to schedule %1 on %2, as static servers and as a composable pool.")
                 .arg(QFileInfo(m_tracePath).fileName(),
                      m_designName.empty() ? tr("the design") : toQString(m_designName)));
 }
