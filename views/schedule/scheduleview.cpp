@@ -137,6 +137,9 @@ ScheduleView::ScheduleView(QWidget *parent)
     m_progress->setRange(0, 0); // busy, without a measure of how far
     m_progress->setTextVisible(false);
     m_progress->setMaximumWidth(100);
+    QSizePolicy keepRoom = m_progress->sizePolicy(); // the fields stay put while it comes and goes
+    keepRoom.setRetainSizeWhenHidden(true);
+    m_progress->setSizePolicy(keepRoom);
     m_progress->hide();
     m_message->setWordWrap(true);
     m_message->setTextFormat(Qt::PlainText);
@@ -208,7 +211,6 @@ void ScheduleView::setDesign(const design::Design &design, const QString &source
     const bool same = design.name == m_designName && error == m_designError
                       && sameResources(resources, m_resources);
     m_designName = design.name;
-    m_designSource = source;
     m_resources = std::move(resources);
     m_designError = error;
     if (!same)
@@ -362,14 +364,12 @@ void ScheduleView::apply(const Result &r)
     for (ChartWidget *chart : {m_busyChart, m_waitChart})
         m_tabs->setTabEnabled(m_tabs->indexOf(chart), true);
 
-    QString text = tr("%n job(s) of %1 on %2: %3 GPUs as %4 static servers, or as a pool that "
-                      "composes GPUs to another host in %5 s; %6.",
-                      nullptr, r.jobs)
-                       .arg(r.trace, r.design)
-                       .arg(r.fixed.gpus)
-                       .arg(r.servers)
-                       .arg(r.recomposeS)
-                       .arg(r.policy);
+    QString text
+        = tr("%1 job(s) of %2 on %3: %4 GPUs as %5 static servers, or as a pool that "
+             "composes GPUs to another host in %6 s; %7.")
+              // One pass: a % in a file or design name stays as it is.
+              .arg(english.toString(r.jobs), r.trace, r.design, QString::number(r.fixed.gpus),
+                   QString::number(r.servers), QString::number(r.recomposeS), r.policy);
     if (r.pai)
         text += QLatin1Char(' ')
                 + tr("Left out of the trace: %1 jobs larger than the design's %2 GPUs, %3 that "

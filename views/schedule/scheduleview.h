@@ -90,7 +90,6 @@ private:
 
     QString m_tracePath;
     std::string m_designName;
-    QString m_designSource;
     std::optional<schedule::Resources> m_resources; // of the design, when it has a pool
     QString m_designError;                          // why it has none
     bool m_active = false;                          // a run was asked for this trace
