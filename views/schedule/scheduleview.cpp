@@ -111,7 +111,7 @@ ScheduleView::ScheduleView(QWidget *parent)
     , m_busyChart(new ChartWidget)
     , m_waitChart(new ChartWidget)
 {
-    // Names for tests and style sheets.
+    // Names the tests find the fields by.
     m_traceButton->setObjectName(QStringLiteral("trace"));
     m_format->setObjectName(QStringLiteral("format"));
     m_policy->setObjectName(QStringLiteral("policy"));
