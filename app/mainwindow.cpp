@@ -13,6 +13,7 @@
 #include "views/canvas/canvasview.h"
 #include "views/charts/chartspanel.h"
 #include "views/cluster/clusterview.h"
+#include "views/schedule/scheduleview.h"
 #include "views/study/studypanel.h"
 #include "views/experiments/experimentsview.h"
 #include "views/findings/findingspanel.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_experiments(new views::ExperimentsView)
     , m_charts(new views::ChartsPanel)
     , m_cluster(new views::ClusterView)
+    , m_schedule(new views::ScheduleView)
     , m_study(new views::StudyPanel)
     , m_undoGroup(new QUndoGroup(this))
     , m_controller(
@@ -203,10 +205,14 @@ void MainWindow::createDocks()
     tabifyDockWidget(results, experiments);
     tabifyDockWidget(experiments, chart);
     tabifyDockWidget(chart, cluster);
+    // Beside it: a job trace run on the design's GPUs as static servers and as a composable pool.
+    QDockWidget *scheduling = dock(this, tr("Scheduling"), "schedulingDock", m_schedule);
+    addDockWidget(Qt::BottomDockWidgetArea, scheduling);
+    tabifyDockWidget(cluster, scheduling);
     // Many compositions at once: a study's points in a table, kept in the store for the chart.
     QDockWidget *study = dock(this, tr("Study"), "studyDock", m_study);
     addDockWidget(Qt::BottomDockWidgetArea, study);
-    tabifyDockWidget(cluster, study);
+    tabifyDockWidget(scheduling, study);
     results->raise();
     resizeDocks({palette, inspector}, {260, 320}, Qt::Horizontal);
     resizeDocks({results}, {300}, Qt::Vertical);
@@ -234,6 +240,7 @@ void MainWindow::refresh()
     if (design.cluster && design.cluster != m_shownCluster)
         m_cluster->showDesignCluster(design, m_analysis); // only when it changed: it rebuilds
     m_shownCluster = design.cluster;
+    m_schedule->setDesign(design, m_document.displayName()); // runs again only when GPUs change
     Q_EMIT analysisUpdated();
 }
 

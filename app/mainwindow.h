@@ -28,6 +28,7 @@ class CanvasScene;
 class CanvasView;
 class ChartsPanel;
 class ClusterView;
+class ScheduleView;
 class StudyPanel;
 class ExperimentsView;
 class FindingsPanel;
@@ -80,6 +81,7 @@ public:
     views::ExperimentsView *experimentsView() const { return m_experiments; }
     views::ChartsPanel *chartsPanel() const { return m_charts; }
     views::ClusterView *clusterView() const { return m_cluster; }
+    views::ScheduleView *scheduleView() const { return m_schedule; }
     views::StudyPanel *studyPanel() const { return m_study; }
     // Keeps the results' figures of every composed system as predicted runs in the experiment
     // store; returns how many runs were added (0 when they are already there).
@@ -155,6 +157,7 @@ private:
     views::ExperimentsView *m_experiments;
     views::ChartsPanel *m_charts;
     views::ClusterView *m_cluster;
+    views::ScheduleView *m_schedule;
     views::StudyPanel *m_study;
     QUndoGroup *m_undoGroup;                       // the design's undo stack and the store's
     std::optional<design::Cluster> m_shownCluster; // the design's cluster the Cluster view shows

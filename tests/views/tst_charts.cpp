@@ -28,6 +28,7 @@ private Q_SLOTS:
     void manyCategoriesStayApart();
     void manySeriesLegendBesideThePlot();
     void scalingGraphsOnLogAxes();
+    void longAxisLabelElidedInShortChart();
     void heatmapHasColourScale();
     void breakdownStacks();
     void errorBoxes();
@@ -189,6 +190,28 @@ void TestCharts::scalingGraphsOnLogAxes()
     QCOMPARE(w.yAxis->tickVector(), (QVector<double>{5, 10, 20, 50, 100, 200, 500}));
     QCOMPARE(w.graph(0)->dataCount(), 4);
     QCOMPARE(w.xAxis->label(), QStringLiteral("GPUs"));
+}
+
+void TestCharts::longAxisLabelElidedInShortChart()
+{
+    views::ChartWidget w;
+    charts::ChartData c = chart(ChartKind::Scaling);
+    c.y.label = "GPU utilisation (% of 12 GPUs, mean over 200 stretches of the run)";
+    w.setChart(c);
+    QCOMPARE(w.yAxis->label(), QString::fromStdString(c.y.label)); // 560 px: room enough
+    // A short dock: the label keeps its start and ends in "…" within the plot's height.
+    w.resize(600, 220);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.replot();
+    const QString shown = w.yAxis->label();
+    QVERIFY2(shown.startsWith(QLatin1String("GPU utilisation (")), qPrintable(shown));
+    QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
+    QVERIFY(QFontMetrics(w.yAxis->labelFont()).horizontalAdvance(shown) <= w.axisRect()->height());
+    // Tall again, whole again.
+    w.resize(900, 560);
+    w.replot();
+    QCOMPARE(w.yAxis->label(), QString::fromStdString(c.y.label));
 }
 
 void TestCharts::heatmapHasColourScale()

@@ -3,13 +3,18 @@
 #include "store/store.h"
 #include "views/canvas/canvasscene.h"
 #include "views/cluster/clusterview.h"
+#include "util/fileio.h"
 #include "views/experiments/experimentsview.h"
 #include "views/experiments/runtablemodel.h"
 #include "views/findings/findingspanel.h"
+#include "views/schedule/scheduleview.h"
 #include "views/systems/systemsview.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QTableView>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -29,6 +34,7 @@ private Q_SLOTS:
     void badFileKeepsDocument();
     void saveAndReopen();
     void showsDesignCluster();
+    void schedulingDockBesideCluster();
     void newFromMachine();
     void storedMeasurementsBesideTheModel();
     void deletedRunsUndoApartFromTheDesign();
@@ -126,6 +132,46 @@ void TestMainWindow::showsDesignCluster()
     w.document()->setDesign(d);
     QVERIFY(!w.clusterView()->busy()); // no recomputation started
     QCOMPARE(updated.count(), before);
+}
+
+void TestMainWindow::schedulingDockBesideCluster()
+{
+    MainWindow w;
+    QVERIFY(w.openExample(QString::fromLatin1(design::kSeedExample)));
+    auto *cluster = w.findChild<QDockWidget *>(QStringLiteral("clusterDock"));
+    auto *scheduling = w.findChild<QDockWidget *>(QStringLiteral("schedulingDock"));
+    QVERIFY(cluster && scheduling);
+    QCOMPARE(scheduling->widget(), w.scheduleView());
+    QVERIFY(w.tabifiedDockWidgets(cluster).contains(scheduling));
+    // View > Scheduling shows and hides it, as it does the other docks.
+    QMenu *view = nullptr;
+    for (QAction *a : w.menuBar()->actions()) {
+        if (a->text() == QLatin1String("&View"))
+            view = a->menu();
+    }
+    QVERIFY(view);
+    QVERIFY(view->actions().contains(scheduling->toggleViewAction()));
+
+    // The open design reaches it: the seed testbed's 12 GPUs run the trace.
+    QTemporaryDir dir;
+    const QString trace = dir.filePath(QStringLiteral("trace.csv"));
+    writeFileAtomically(trace.toStdString(), "submit_s,gpus,duration_s\n0,8,100\n1,2,100\n");
+    QSignalSpy updated(w.scheduleView(), &views::ScheduleView::updated);
+    w.scheduleView()->setTrace(trace);
+    w.scheduleView()->run();
+    QTRY_VERIFY_WITH_TIMEOUT(updated.count() > 0 && !w.scheduleView()->busy(), 60000);
+    QVERIFY2(w.scheduleView()->message().contains(
+                 QLatin1String("2 job(s) of trace.csv on Seed composable testbed: 12 GPUs")),
+             qPrintable(w.scheduleView()->message()));
+
+    // Hidden, it stays hidden in a window that restores the state (found by its object name).
+    scheduling->hide();
+    const QByteArray state = w.saveState();
+    MainWindow again;
+    auto *restored = again.findChild<QDockWidget *>(QStringLiteral("schedulingDock"));
+    QVERIFY(restored && !restored->isHidden());
+    QVERIFY(again.restoreState(state));
+    QVERIFY(restored->isHidden());
 }
 
 void TestMainWindow::newFromMachine()

@@ -125,6 +125,12 @@ ChartWidget::ChartWidget(QWidget *parent)
     plotLayout()->addElement(0, 0, m_title);
     legend->setBrush(QColor(255, 255, 255, 230));
     legend->setBorderPen(QPen(QColor(0xBB, 0xBB, 0xBB)));
+    // A chart in a short dock would cut a long vertical axis label at both ends, losing its
+    // start: it loses its end to "…" instead, and gets it back when the chart grows.
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        yAxis->setLabel(QFontMetrics(yAxis->labelFont())
+                            .elidedText(m_yLabel, Qt::ElideRight, axisRect()->height()));
+    });
     resize(900, 560);
 }
 
@@ -207,6 +213,7 @@ void ChartWidget::setChart(const charts::ChartData &chart)
     else
         drawLines();
     fitTitle(width()); // the legend has its place now
+    m_yLabel = yAxis->label();
     replotFitted();
 }
 

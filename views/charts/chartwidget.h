@@ -74,6 +74,7 @@ private:
     bool m_fitPending = false;               // a tick fit after a resize is queued
     double m_basePoints = 9;                 // the application's font size
     QCPLayoutGrid *m_legendColumn = nullptr; // holds the legend when it is outside
+    QString m_yLabel; // whole; the axis shows it elided when the plot is shorter
 };
 
 } // namespace clab::views
