@@ -4,6 +4,7 @@
 #include "charts/schedulecharts.h"
 #include "design/design.h"
 #include "schedule/simulate.h"
+#include "schedule/stretch.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
 #include "views/charts/chartwidget.h"
@@ -211,6 +212,7 @@ void ScheduleView::setDesign(const design::Design &design, const QString &source
     const bool same = design.name == m_designName && error == m_designError
                       && sameResources(resources, m_resources);
     m_designName = design.name;
+    m_design = std::make_shared<const design::Design>(design);
     m_resources = std::move(resources);
     m_designError = error;
     if (!same)
@@ -289,6 +291,7 @@ void ScheduleView::run()
         = m_policy->currentIndex() == 1 ? schedule::Policy::Backfill : schedule::Policy::Fifo;
     options.recomposeS = m_recompose->value();
     const schedule::Resources resources = *m_resources;
+    const std::shared_ptr<const design::Design> design = m_design;
     auto asked = std::make_shared<Result>();
     asked->generation = generation;
     asked->trace = QFileInfo(path).fileName();
@@ -308,33 +311,41 @@ void ScheduleView::run()
     QPointer<ScheduleView> self(this);
     // Jobs, resources and outcomes are plain values and the model's functions pure: the worker
     // shares nothing with the GUI thread but the copies it was given.
-    QThreadPool::globalInstance()->start(
-        [self, r = asked, path, pai, options, resources, busyTitle, waitTitle] {
-            try {
-                const std::string file = QFileInfo(path).fileName().toStdString();
-                const std::string text = readTextFile(path.toStdString());
-                std::vector<schedule::Job> jobs;
-                if (pai) {
-                    r->pai = schedule::readPaiTaskTable(text, file, resources.totalGpus());
-                    jobs = std::move(r->pai->jobs);
-                } else {
-                    jobs = schedule::readTrace(text, file, resources.totalGpus());
-                }
-                r->jobs = int(jobs.size());
-                r->fixed = schedule::simulate(jobs, resources, schedule::Mode::Static, options);
-                r->pool = schedule::simulate(jobs, resources, schedule::Mode::Pool, options);
-                r->busyChart = charts::scheduleBusyChart(r->fixed, r->pool, busyTitle);
-                r->waitChart = charts::waitCdfChart(r->fixed, r->pool, waitTitle);
-            } catch (const std::exception &e) {
-                r->error = toQString(e.what());
+    QThreadPool::globalInstance()->start([self, r = asked, path, pai, options, resources, design,
+                                          busyTitle, waitTitle] {
+        try {
+            const std::string file = QFileInfo(path).fileName().toStdString();
+            const std::string text = readTextFile(path.toStdString());
+            std::vector<schedule::Job> jobs;
+            if (pai) {
+                r->pai = schedule::readPaiTaskTable(text, file, resources.totalGpus());
+                jobs = std::move(r->pai->jobs);
+            } else {
+                jobs = schedule::readTrace(text, file, resources.totalGpus());
             }
-            QMetaObject::invokeMethod(QCoreApplication::instance(), [self, r] {
-                if (self) {
-                    --self->m_pending;
-                    self->apply(*r);
-                }
-            });
+            r->jobs = int(jobs.size());
+            // As composelab schedule: jobs naming a benchmark run for the model's time
+            // where their GPUs end up.
+            schedule::checkBenchmarks(jobs, file);
+            schedule::Stretcher stretcher(*design, resources, catalog::Catalog::builtin());
+            schedule::Options stretched = options;
+            stretched.stretch = [&stretcher](const schedule::Job &j, const schedule::Holding &h) {
+                return stretcher.factor(j, h);
+            };
+            r->fixed = schedule::simulate(jobs, resources, schedule::Mode::Static, stretched);
+            r->pool = schedule::simulate(jobs, resources, schedule::Mode::Pool, stretched);
+            r->busyChart = charts::scheduleBusyChart(r->fixed, r->pool, busyTitle);
+            r->waitChart = charts::waitCdfChart(r->fixed, r->pool, waitTitle);
+        } catch (const std::exception &e) {
+            r->error = toQString(e.what());
+        }
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, r] {
+            if (self) {
+                --self->m_pending;
+                self->apply(*r);
+            }
         });
+    });
 }
 
 void ScheduleView::apply(const Result &r)
@@ -378,6 +389,14 @@ void ScheduleView::apply(const Result &r)
                       .arg(r.fixed.gpus)
                       .arg(r.pai->notFinished)
                       .arg(r.pai->withoutGpus);
+    if (r.fixed.stretched + r.pool.stretched > 0)
+        text += QLatin1Char(' ')
+                + tr("Run times stretched by the model for where the GPUs ended up: static "
+                     "%1-%2, pool %3-%4 of the trace's.")
+                      .arg(english.toString(r.fixed.minStretch, 'f', 2),
+                           english.toString(r.fixed.maxStretch, 'f', 2),
+                           english.toString(r.pool.minStretch, 'f', 2),
+                           english.toString(r.pool.maxStretch, 'f', 2));
     m_message->setStyleSheet(QString());
     m_message->setText(text);
     Q_EMIT updated();

@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -90,6 +91,7 @@ private:
 
     QString m_tracePath;
     std::string m_designName;
+    std::shared_ptr<const design::Design> m_design; // for the stretch, shared with the worker
     std::optional<schedule::Resources> m_resources; // of the design, when it has a pool
     QString m_designError;                          // why it has none
     bool m_active = false;                          // a run was asked for this trace
