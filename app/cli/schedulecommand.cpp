@@ -129,18 +129,11 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
                 << "\" (known: " << schedule::knownBenchmarks() << ")\n";
             return 2;
         }
-        if (!o.noStretch)
-            schedule::checkBenchmarks(jobs, o.trace);
         schedule::Options opt;
         opt.policy = o.policy == "backfill" ? schedule::Policy::Backfill : schedule::Policy::Fifo;
         opt.recomposeS = o.recomposeS;
-        schedule::Stretcher stretcher(d, r, catalog::Catalog::builtin(), o.benchmark);
-        if (!o.noStretch)
-            opt.stretch = [&stretcher](const schedule::Job &j, const schedule::Holding &h) {
-                return stretcher.factor(j, h);
-            };
-        const auto fixed = schedule::simulate(jobs, r, schedule::Mode::Static, opt);
-        const auto pool = schedule::simulate(jobs, r, schedule::Mode::Pool, opt);
+        const auto [fixed, pool]
+            = schedule::runBothWays(jobs, d, r, opt, !o.noStretch, o.benchmark, o.trace);
         const std::string title = " on " + d.name + ", " + schedule::policyName(opt.policy);
         std::string error;
         if (!o.chart.empty()

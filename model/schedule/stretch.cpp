@@ -41,6 +41,19 @@ void checkBenchmarks(const std::vector<Job> &jobs, const std::string &file)
     }
 }
 
+BothWays runBothWays(const std::vector<Job> &jobs, const design::Design &design,
+                     const Resources &resources, const Options &options, bool stretch,
+                     const std::string &defaultBenchmark, const std::string &file)
+{
+    Options o = options;
+    Stretcher stretcher(design, resources, catalog::Catalog::builtin(), defaultBenchmark);
+    if (stretch) {
+        checkBenchmarks(jobs, file);
+        o.stretch = [&stretcher](const Job &j, const Holding &h) { return stretcher.factor(j, h); };
+    }
+    return {simulate(jobs, resources, Mode::Static, o), simulate(jobs, resources, Mode::Pool, o)};
+}
+
 std::string knownBenchmarks()
 {
     std::string known;

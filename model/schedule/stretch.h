@@ -1,6 +1,7 @@
 #pragma once
 
 #include "schedule/allocators.h"
+#include "schedule/simulate.h"
 #include "schedule/trace.h"
 
 #include <map>
@@ -69,5 +70,17 @@ private:
 void checkBenchmarks(const std::vector<Job> &jobs, const std::string &file);
 // The built-in library's benchmark ids, comma-separated, for messages.
 std::string knownBenchmarks();
+
+// A trace run both ways on a design, as composelab schedule and the Scheduling dock show it:
+// with `stretch`, jobs naming a benchmark (checked: checkBenchmarks, naming `file`), or every job
+// with `defaultBenchmark`, run for the model's time where their GPUs end up.
+struct BothWays
+{
+    Outcome fixed; // static servers
+    Outcome pool;
+};
+BothWays runBothWays(const std::vector<Job> &jobs, const design::Design &design,
+                     const Resources &resources, const Options &options, bool stretch,
+                     const std::string &defaultBenchmark, const std::string &file);
 
 } // namespace clab::schedule

@@ -326,14 +326,9 @@ void ScheduleView::run()
             r->jobs = int(jobs.size());
             // As composelab schedule: jobs naming a benchmark run for the model's time
             // where their GPUs end up.
-            schedule::checkBenchmarks(jobs, file);
-            schedule::Stretcher stretcher(*design, resources, catalog::Catalog::builtin());
-            schedule::Options stretched = options;
-            stretched.stretch = [&stretcher](const schedule::Job &j, const schedule::Holding &h) {
-                return stretcher.factor(j, h);
-            };
-            r->fixed = schedule::simulate(jobs, resources, schedule::Mode::Static, stretched);
-            r->pool = schedule::simulate(jobs, resources, schedule::Mode::Pool, stretched);
+            auto ways = schedule::runBothWays(jobs, *design, resources, options, true, {}, file);
+            r->fixed = std::move(ways.fixed);
+            r->pool = std::move(ways.pool);
             r->busyChart = charts::scheduleBusyChart(r->fixed, r->pool, busyTitle);
             r->waitChart = charts::waitCdfChart(r->fixed, r->pool, waitTitle);
         } catch (const std::exception &e) {
