@@ -112,17 +112,22 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
             = schedule::resourcesOf(d, catalog::Catalog::builtin(), o.design);
         std::vector<schedule::Job> jobs;
         std::string leftOut;
-        const std::string traceText = readTextFile(o.trace);
-        if (o.format == "pai") {
-            const auto pai = schedule::readPaiTaskTable(traceText, o.trace, r.totalGpus());
-            jobs = pai.jobs;
-            leftOut = "left out of the trace: " + std::to_string(pai.tooLarge)
-                      + " jobs larger than the design's " + std::to_string(r.totalGpus())
-                      + " GPUs, " + std::to_string(pai.notFinished)
-                      + " that did not finish (a task not Terminated), "
-                      + std::to_string(pai.withoutGpus) + " without GPUs";
-        } else {
-            jobs = schedule::readTrace(traceText, o.trace, r.totalGpus());
+        std::string traceSha; // the trace's identity in the store; its text is not kept
+        {
+            const std::string traceText = readTextFile(o.trace);
+            if (!o.db.empty())
+                traceSha = store::sha256Hex(traceText);
+            if (o.format == "pai") {
+                auto pai = schedule::readPaiTaskTable(traceText, o.trace, r.totalGpus());
+                jobs = std::move(pai.jobs);
+                leftOut = "left out of the trace: " + std::to_string(pai.tooLarge)
+                          + " jobs larger than the design's " + std::to_string(r.totalGpus())
+                          + " GPUs, " + std::to_string(pai.notFinished)
+                          + " that did not finish (a task not Terminated), "
+                          + std::to_string(pai.withoutGpus) + " without GPUs";
+            } else {
+                jobs = schedule::readTrace(traceText, o.trace, r.totalGpus());
+            }
         }
         if (!o.benchmark.empty() && !schedule::Stretcher::workloadOf(o.benchmark)) {
             err << "composelab schedule: --benchmark: unknown benchmark \"" << o.benchmark
@@ -156,10 +161,9 @@ int scheduleCommand(const ScheduleOptions &o, std::ostream &out, std::ostream &e
             try {
                 store::Store db(o.db);
                 store::Transaction t(db);
-                const std::string sha = store::sha256Hex(traceText);
-                const std::optional<std::int64_t> known = db.findSource(sha);
+                const std::optional<std::int64_t> known = db.findSource(traceSha);
                 const std::int64_t source
-                    = known ? *known : db.addSource({o.trace, sha, "job_trace_" + o.format});
+                    = known ? *known : db.addSource({o.trace, traceSha, "job_trace_" + o.format});
                 for (const auto &[way, outcome] : {std::pair{"static", &fixed}, {"pool", &pool}}) {
                     store::ScheduleRecord rec;
                     rec.design = d.name;

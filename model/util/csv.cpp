@@ -4,77 +4,81 @@
 
 namespace clab {
 
-CsvTable CsvTable::parse(std::string_view text, const std::string &fileName)
+CsvReader::CsvReader(std::string_view text, std::string fileName)
+    : m_text(text)
+    , m_fileName(std::move(fileName))
 {
-    CsvTable t;
-    t.m_fileName = fileName;
-    std::vector<std::vector<std::string>> records;
-    std::vector<int> lines;
-    std::vector<std::string> record(1);
+}
+
+bool CsvReader::next()
+{
+    m_record.assign(1, {});
     bool quoted = false;
     bool recordHasText = false;
-    int line = 1;
-    int recordLine = 1;
     int quoteLine = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
+    m_line = m_nextLine;
+    for (; m_pos < m_text.size(); ++m_pos) {
+        const char c = m_text[m_pos];
         if (quoted) {
             if (c == '"') {
-                if (i + 1 < text.size() && text[i + 1] == '"') {
-                    record.back() += '"';
-                    ++i;
+                if (m_pos + 1 < m_text.size() && m_text[m_pos + 1] == '"') {
+                    m_record.back() += '"';
+                    ++m_pos;
                 } else {
                     quoted = false;
                 }
             } else {
                 if (c == '\n')
-                    ++line;
-                record.back() += c;
+                    ++m_nextLine;
+                m_record.back() += c;
             }
             continue;
         }
         switch (c) {
         case '"':
             quoted = true;
-            quoteLine = line;
+            quoteLine = m_nextLine;
             recordHasText = true;
             break;
         case ',':
-            record.emplace_back();
+            m_record.emplace_back();
             recordHasText = true;
             break;
         case '\r':
             break;
         case '\n':
-            if (recordHasText || record.size() > 1 || !record[0].empty()) {
-                records.push_back(std::move(record));
-                lines.push_back(recordLine);
+            ++m_nextLine;
+            if (recordHasText) {
+                ++m_pos;
+                return true;
             }
-            record.assign(1, {});
-            recordHasText = false;
-            ++line;
-            recordLine = line;
+            m_line = m_nextLine; // a blank line: the record starts on the next one
             break;
         default:
-            record.back() += c;
+            m_record.back() += c;
             recordHasText = true;
         }
     }
     if (quoted)
-        throw InputError(fileName, "line " + std::to_string(quoteLine),
+        throw InputError(m_fileName, "line " + std::to_string(quoteLine),
                          "a quoted field is never closed (expected a closing \")");
-    if (recordHasText) {
-        records.push_back(std::move(record));
-        lines.push_back(recordLine);
-    }
-    if (records.empty())
+    return recordHasText;
+}
+
+CsvTable CsvTable::parse(std::string_view text, const std::string &fileName)
+{
+    CsvTable t;
+    t.m_fileName = fileName;
+    CsvReader reader(text, fileName);
+    if (!reader.next())
         throw InputError(fileName, "line 1", "empty file, expected a header row");
-    t.m_header = std::move(records.front());
+    t.m_header = reader.record();
     for (std::size_t c = 0; c < t.m_header.size(); ++c)
         t.m_columns.emplace(t.m_header[c], c);
-    t.m_rows.assign(std::make_move_iterator(records.begin() + 1),
-                    std::make_move_iterator(records.end()));
-    t.m_lines.assign(lines.begin() + 1, lines.end());
+    while (reader.next()) {
+        t.m_rows.push_back(reader.record());
+        t.m_lines.push_back(reader.line());
+    }
     return t;
 }
 

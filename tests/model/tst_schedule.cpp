@@ -307,6 +307,16 @@ void TestSchedule::paiTaskTable()
                      != std::string::npos,
                  e.what());
     }
+    // Read row by row: after the header and a blank line, the place is still the file's line.
+    try {
+        readPaiTaskTable(header + "\n" + "a,worker,1.0,Terminated,-5,400.0,600.0,29.3,50.0,T4\n",
+                         "t.csv", 12);
+        QFAIL("no error");
+    } catch (const InputError &e) {
+        QVERIFY2(std::string(e.what()).find("t.csv: line 3, column 5 (start_time)")
+                     != std::string::npos,
+                 e.what());
+    }
 }
 
 void TestSchedule::charts()
