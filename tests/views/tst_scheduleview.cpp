@@ -4,6 +4,7 @@
 #include "catalog/catalog.h"
 #include "design/examples.h"
 #include "schedule/simulate.h"
+#include "schedule/stretch.h"
 #include "util/fileio.h"
 #include "views/charts/chartwidget.h"
 #include "views/schedule/scheduleview.h"
@@ -42,7 +43,16 @@ const char *const kTrace = "submit_s,gpus,duration_s\n"
                            "4,1,100\n"
                            "300,12,50\n";
 
-enum Column { Utilisation, MeanWait, P95Wait, MeanJct, NeverFit, Fragmentation, Recomposed };
+enum Column {
+    Utilisation,
+    MeanWait,
+    P95Wait,
+    MeanJct,
+    NeverFit,
+    Fragmentation,
+    Recomposed,
+    Stretch
+};
 enum Row { Static, Pool };
 
 QString text(const ScheduleView &v, Row row, Column column)
@@ -96,6 +106,7 @@ private Q_SLOTS:
     void followsTheDesignsGpus();
     void badTraceNamesTheLine();
     void paiTaskTable();
+    void stretchesJobsNamingABenchmark();
 
 private:
     QString write(const char *name, const std::string &contents)
@@ -182,6 +193,7 @@ void TestScheduleView::poolRunsWhatStaticServersQueue()
         QCOMPARE(number(*v, row, NeverFit), double(o.neverFit));
         QCOMPARE(number(*v, row, Fragmentation), 100 * o.fragmentation);
         QCOMPARE(number(*v, row, Recomposed), double(o.recompositions));
+        QCOMPARE(number(*v, row, Stretch), 1.0); // no job names a benchmark
     }
     // And by hand. Static waits 0, 0, 0, 97, 96, 0: mean 193/6; P95 between the 5th and 6th
     // of six sorted, 96 + 0.75 × (97 − 96).
@@ -341,6 +353,38 @@ void TestScheduleView::paiTaskTable()
              qPrintable(v->message()));
 }
 
-QTEST_MAIN(TestScheduleView)
+void TestScheduleView::stretchesJobsNamingABenchmark()
+{
+    // The hand-worked trace with BERT-Large named for the three 3-GPU jobs: their run times
+    // stretch by the model as composelab schedule stretches them, the others run as recorded.
+    const std::string trace = "submit_s,gpus,duration_s,benchmark\n"
+                              "0,3,100,bert_large\n"
+                              "0,3,100,bert_large\n"
+                              "2,3,100,bert_large\n"
+                              "3,2,100,\n"
+                              "4,1,100,\n"
+                              "300,12,50,\n";
+    const auto v = seedView(write("bert.csv", trace));
+    QVERIFY(v);
+    auto *run = v->findChild<QPushButton *>(QStringLiteral("run"));
+    QVERIFY(settle(*v, [&] { QTest::mouseClick(run, Qt::LeftButton); }));
 
+    const design::Design seed = design::seedTestbed();
+    const schedule::Resources resources
+        = schedule::resourcesOf(seed, catalog::Catalog::builtin(), "seed-testbed.clab");
+    const auto jobs = schedule::readTrace(trace, "bert.csv", resources.totalGpus());
+    const auto ways = schedule::runBothWays(jobs, seed, resources, {}, true, {}, "bert.csv");
+    const schedule::Outcome *expected[] = {&ways.fixed, &ways.pool};
+    for (Row row : {Static, Pool}) {
+        QCOMPARE(number(*v, row, Stretch), expected[row]->meanStretch);
+        QCOMPARE(number(*v, row, MeanJct), expected[row]->meanJctS);
+        // Three of six jobs stretched, by a factor away from 1: the mean moved.
+        QCOMPARE(expected[row]->stretched, 3);
+        QVERIFY(std::abs(number(*v, row, Stretch) - 1) > 1e-3);
+    }
+    QVERIFY2(v->message().contains(QLatin1String("Run times stretched by the model")),
+             qPrintable(v->message()));
+}
+
+QTEST_MAIN(TestScheduleView)
 #include "tst_scheduleview.moc"

@@ -83,6 +83,11 @@ const Column kColumns[] = {
     {QT_TR_NOOP("Recompositions"),
      QT_TR_NOOP("Jobs that waited for GPUs to be composed to their host"),
      [](const schedule::Outcome &o) { return double(o.recompositions); }, 0},
+    {QT_TR_NOOP("Mean stretch"),
+     QT_TR_NOOP("Run time over the trace's duration, mean over the jobs that ran: the performance "
+                "model's step time where a job's GPUs ended up over where the trace measured it "
+                "(jobs naming a benchmark; 1 for the others)"),
+     [](const schedule::Outcome &o) { return o.meanStretch; }, 3},
 };
 
 bool sameResources(const std::optional<schedule::Resources> &a,
