@@ -2,9 +2,11 @@
 // composable pool, driven through its fields and buttons as a person would; the table's numbers
 // are checked against model/schedule and against hand-worked runs of a small trace.
 #include "catalog/catalog.h"
+#include "charts/chartdata.h"
 #include "design/examples.h"
 #include "schedule/simulate.h"
 #include "schedule/stretch.h"
+#include "util/csv.h"
 #include "util/fileio.h"
 #include "views/charts/chartwidget.h"
 #include "views/schedule/scheduleview.h"
@@ -107,6 +109,7 @@ private Q_SLOTS:
     void badTraceNamesTheLine();
     void paiTaskTable();
     void stretchesJobsNamingABenchmark();
+    void exportsTheTabShown();
 
 private:
     QString write(const char *name, const std::string &contents)
@@ -384,6 +387,46 @@ void TestScheduleView::stretchesJobsNamingABenchmark()
     }
     QVERIFY2(v->message().contains(QLatin1String("Run times stretched by the model")),
              qPrintable(v->message()));
+}
+
+void TestScheduleView::exportsTheTabShown()
+{
+    const auto v = seedView(write("export.csv", kTrace));
+    QVERIFY(v);
+    auto *run = v->findChild<QPushButton *>(QStringLiteral("run"));
+    auto *exportButton = v->findChild<QPushButton *>(QStringLiteral("export"));
+    QVERIFY(run && exportButton);
+    QVERIFY(!exportButton->isEnabled()); // nothing to export before a run
+    QVERIFY(settle(*v, [&] { QTest::mouseClick(run, Qt::LeftButton); }));
+    QVERIFY(exportButton->isEnabled());
+
+    // The comparison as CSV, the numbers unrounded: static mean wait 193/6 s (hand-worked above).
+    QString error;
+    const QString table = m_dir.filePath(QStringLiteral("comparison.csv"));
+    QVERIFY2(v->exportTo(table, 96, &error), qPrintable(error));
+    const CsvTable csv = CsvTable::parse(readTextFile(table.toStdString()), "comparison.csv");
+    QCOMPARE(csv.rowCount(), std::size_t(2));
+    QCOMPARE(csv.field(0, "way"), std::string("static servers"));
+    QCOMPARE(std::stod(csv.field(0, "Mean wait (s)")), 193.0 / 6);
+    QCOMPARE(std::stod(csv.field(1, "Recompositions")), 2.0);
+    QCOMPARE(std::stod(csv.field(1, "Mean stretch")), 1.0);
+    // A table is not an image: the message says what to do.
+    QVERIFY(!v->exportTo(m_dir.filePath(QStringLiteral("comparison.png")), 96, &error));
+    QVERIFY2(error.contains(QLatin1String("export it as .csv")), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("comparison.png"))));
+
+    // The chart tab shown, as a drawing and as its data.
+    auto *tabs = v->findChild<QTabWidget *>();
+    tabs->setCurrentWidget(v->busyChart());
+    const QString svg = m_dir.filePath(QStringLiteral("busy.svg"));
+    QVERIFY2(v->exportTo(svg, 96, &error), qPrintable(error));
+    QVERIFY(readTextFile(svg.toStdString()).find("<svg") != std::string::npos);
+    const QString data = m_dir.filePath(QStringLiteral("busy.csv"));
+    QVERIFY2(v->exportTo(data, 96, &error), qPrintable(error));
+    QCOMPARE(readTextFile(data.toStdString()), charts::toCsv(v->busyChart()->chart()));
+    // A folder that does not exist: an error naming the file, nothing written.
+    QVERIFY(!v->exportTo(m_dir.filePath(QStringLiteral("no/such/busy.png")), 96, &error));
+    QVERIFY2(error.contains(QLatin1String("busy.png")), qPrintable(error));
 }
 
 QTEST_MAIN(TestScheduleView)

@@ -7,6 +7,7 @@
 #include "schedule/stretch.h"
 #include "util/fileio.h"
 #include "util/inputerror.h"
+#include "views/charts/chartexport.h"
 #include "views/charts/chartwidget.h"
 #include "views/common/qtext.h"
 
@@ -110,6 +111,7 @@ ScheduleView::ScheduleView(QWidget *parent)
     , m_policy(new QComboBox)
     , m_recompose(new QSpinBox)
     , m_run(new QPushButton(tr("Run")))
+    , m_export(new QPushButton(tr("Export...")))
     , m_progress(new QProgressBar)
     , m_message(new QLabel)
     , m_tabs(new QTabWidget)
@@ -123,6 +125,10 @@ ScheduleView::ScheduleView(QWidget *parent)
     m_policy->setObjectName(QStringLiteral("policy"));
     m_recompose->setObjectName(QStringLiteral("recompose"));
     m_run->setObjectName(QStringLiteral("run"));
+    m_export->setObjectName(QStringLiteral("export"));
+    m_export->setToolTip(tr("Save the tab shown: a chart as PNG, PDF, SVG or CSV, the comparison "
+                            "as CSV"));
+    m_export->setEnabled(false);
     m_traceButton->setToolTip(tr("A job trace: CSV with submit_s,gpus,duration_s, or Alibaba "
                                  "PAI's pai_task_table.csv"));
     m_format->addItem(tr("CSV (submit_s,gpus,duration_s)"));
@@ -179,6 +185,7 @@ ScheduleView::ScheduleView(QWidget *parent)
     options->addWidget(new QLabel(tr("Recomposition")));
     options->addWidget(m_recompose);
     options->addWidget(m_run);
+    options->addWidget(m_export);
     options->addWidget(m_progress);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(options);
@@ -190,6 +197,7 @@ ScheduleView::ScheduleView(QWidget *parent)
     connect(&m_rerun, &QTimer::timeout, this, &ScheduleView::run);
     connect(m_traceButton, &QPushButton::clicked, this, &ScheduleView::chooseTrace);
     connect(m_run, &QPushButton::clicked, this, &ScheduleView::run);
+    connect(m_export, &QPushButton::clicked, this, &ScheduleView::exportWithDialog);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ScheduleView::rerunLater);
     connect(m_policy, &QComboBox::currentIndexChanged, this, &ScheduleView::rerunLater);
     connect(m_recompose, &QSpinBox::valueChanged, this, &ScheduleView::rerunLater);
@@ -374,6 +382,7 @@ void ScheduleView::apply(const Result &r)
     m_waitChart->setChart(r.waitChart);
     for (ChartWidget *chart : {m_busyChart, m_waitChart})
         m_tabs->setTabEnabled(m_tabs->indexOf(chart), true);
+    m_export->setEnabled(true);
 
     QString text
         = tr("%1 job(s) of %2 on %3: %4 GPUs as %5 static servers, or as a pool that "
@@ -405,11 +414,73 @@ void ScheduleView::apply(const Result &r)
 void ScheduleView::clearResults()
 {
     m_table->clearContents();
+    m_export->setEnabled(false);
     // Empty axes would look like a run in which nothing happened: the chart tabs wait for one.
     for (ChartWidget *chart : {m_busyChart, m_waitChart}) {
         chart->setChart(charts::ChartData{});
         m_tabs->setTabEnabled(m_tabs->indexOf(chart), false);
     }
+}
+
+std::string ScheduleView::tableCsv() const
+{
+    std::string csv = "way";
+    for (const Column &c : kColumns)
+        csv += std::string(",") + c.name;
+    csv += "\n";
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        csv += row == 0 ? "static servers" : "composable pool";
+        for (int column = 0; column < m_table->columnCount(); ++column) {
+            const QTableWidgetItem *item = m_table->item(row, column);
+            csv += ',';
+            if (item) // full precision: the table rounds for reading, not for a report
+                csv += QByteArray::number(item->data(Qt::UserRole).toDouble(), 'g', 17)
+                           .toStdString();
+        }
+        csv += "\n";
+    }
+    return csv;
+}
+
+bool ScheduleView::exportTo(const QString &path, int dpi, QString *error)
+{
+    auto *chart = qobject_cast<ChartWidget *>(m_tabs->currentWidget());
+    const bool csv
+        = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
+    if (!chart && !csv) {
+        if (error)
+            *error = tr("%1: the comparison is a table: export it as .csv, or show a chart tab")
+                         .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    if (!csv) // laid out at the export's default size, not the dock's strip
+        return exportChartData(chart->chart(), {}, path, dpi, error);
+    try {
+        writeFileAtomically(path.toStdString(), chart ? charts::toCsv(chart->chart()) : tableCsv());
+        return true;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = toQString(e.what());
+        return false;
+    }
+}
+
+void ScheduleView::exportWithDialog()
+{
+    const bool chart = qobject_cast<ChartWidget *>(m_tabs->currentWidget()) != nullptr;
+    const QString filters
+        = chart ? tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV table "
+                     "(*.csv)")
+                : tr("CSV table (*.csv)");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export"), chart ? QStringLiteral("schedule.png") : QStringLiteral("schedule.csv"),
+        filters);
+    if (path.isEmpty())
+        return;
+    QString error;
+    // The resolution File > Export Chart last asked for.
+    if (!exportTo(path, QSettings().value(QStringLiteral("exportDpi"), 300).toInt(), &error))
+        showError(error);
 }
 
 void ScheduleView::showHint()

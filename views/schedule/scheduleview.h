@@ -61,6 +61,10 @@ public:
     QTableWidget *table() const { return m_table; }
     ChartWidget *busyChart() const { return m_busyChart; }
     ChartWidget *waitChart() const { return m_waitChart; }
+    // Writes the tab shown: a chart as .png (at `dpi`), .pdf or .svg, or its data as .csv; the
+    // comparison as .csv (one row per way, the numbers unrounded). The file appears whole or not
+    // at all; on failure returns false with a message naming the file.
+    bool exportTo(const QString &path, int dpi, QString *error);
 
 Q_SIGNALS:
     // The table, charts and message now show the latest run (or why it could not run).
@@ -74,6 +78,8 @@ private:
     void showHint();
     void showError(const QString &error);
     void apply(const Result &result);
+    void exportWithDialog();
+    std::string tableCsv() const;
 
     QPushButton *m_traceButton;
     QLabel *m_traceLabel;
@@ -81,6 +87,7 @@ private:
     QComboBox *m_policy;
     QSpinBox *m_recompose;
     QPushButton *m_run;
+    QPushButton *m_export;
     QProgressBar *m_progress;
     QLabel *m_message;
     QTabWidget *m_tabs;
