@@ -230,6 +230,8 @@ std::vector<Benchmark> benchmarks()
     list.push_back({"chart_100k", "<= 200 ms", [] { return chartBenchmarkBody(); },
                     "a non-GUI application is already running"});
     list.push_back({"schedule_100k", "<= 2 s", [] { return schedule::schedule100kBody(); }});
+    list.push_back(
+        {"schedule_4096gpu_20k", "<= 2 s", [] { return schedule::scheduleLargeBody(); }});
     for (const cluster::ClusterBenchmark &c : cluster::clusterBenchmarks()) {
         auto body = c.body;
         list.push_back({c.name, c.goal, [body] { return body; }});

@@ -1,6 +1,7 @@
 #include "schedule/allocators.h"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 namespace clab::schedule {
@@ -82,20 +83,43 @@ class ComposablePool : public Allocator
 {
 public:
     explicit ComposablePool(const Resources &r)
-        : m_reach(r.reachable)
-        , m_local(r.localGpus)
-        , m_composed(r.composed)
+        : m_local(r.localGpus)
     {
+        // Who may hold a chassis' GPUs: the hosts linked to it, and any host they are composed
+        // to now. Kept once for all copies: a backfill probe copies only the counts.
         const std::size_t chassis = r.pooledGpus.size();
-        m_uncomposed.assign(chassis, 0);
-        m_chassisFree.assign(chassis, 0);
+        auto layout = std::make_shared<Layout>();
+        layout->reach = r.reachable;
+        std::vector<std::vector<int>> members(chassis);
         std::vector<char> reached(chassis, 0);
-        for (const auto &list : m_reach) {
-            for (int c : list)
+        for (std::size_t h = 0; h < r.reachable.size(); ++h) {
+            for (int c : r.reachable[h]) {
+                members[std::size_t(c)].push_back(int(h));
                 reached[std::size_t(c)] = 1;
+            }
         }
         for (std::size_t c = 0; c < chassis; ++c) {
-            const int composed = std::accumulate(m_composed[c].begin(), m_composed[c].end(), 0);
+            for (std::size_t h = 0; h < r.composed[c].size(); ++h) {
+                if (r.composed[c][h] > 0)
+                    members[c].push_back(int(h));
+            }
+            std::sort(members[c].begin(), members[c].end()); // host order, as before
+            members[c].erase(std::unique(members[c].begin(), members[c].end()), members[c].end());
+        }
+        layout->offset.push_back(0);
+        for (std::size_t c = 0; c < chassis; ++c) {
+            for (int h : members[c]) {
+                layout->member.push_back(h);
+                m_composed.push_back(r.composed[c][std::size_t(h)]);
+            }
+            layout->offset.push_back(int(layout->member.size()));
+        }
+        m_layout = std::move(layout);
+
+        m_uncomposed.assign(chassis, 0);
+        m_chassisFree.assign(chassis, 0);
+        for (std::size_t c = 0; c < chassis; ++c) {
+            const int composed = std::accumulate(r.composed[c].begin(), r.composed[c].end(), 0);
             m_uncomposed[c] = r.pooledGpus[c] - composed;
             m_chassisFree[c] = r.pooledGpus[c];
             if (reached[c])
@@ -161,9 +185,7 @@ public:
             m_free += n;
         }
         for (const auto &[c, owner, n] : h.composedFrom) {
-            (owner < 0 ? m_uncomposed[std::size_t(c)]
-                       : m_composed[std::size_t(c)][std::size_t(owner)])
-                += n;
+            (owner < 0 ? m_uncomposed[std::size_t(c)] : m_composed[slotOf(c, owner)]) += n;
             m_chassisFree[std::size_t(c)] += n;
             m_free += n;
         }
@@ -175,29 +197,43 @@ public:
             m_free += n;
         }
         for (const auto &[c, host, n] : h.composedTo) { // they stay composed to that host
-            m_composed[std::size_t(c)][std::size_t(host)] += n;
+            m_composed[slotOf(c, host)] += n;
             m_chassisFree[std::size_t(c)] += n;
             m_free += n;
         }
     }
 
 private:
+    struct Layout
+    {
+        std::vector<std::vector<int>> reach; // per host: the chassis it is linked to
+        std::vector<int> offset;             // per chassis, and one past: its hosts in `member`
+        std::vector<int> member;             // hosts that may hold each chassis' GPUs, ascending
+    };
+    // Where the count of chassis c's GPUs composed to `host` is kept; the host is a member.
+    std::size_t slotOf(int c, int host) const
+    {
+        const auto &m = m_layout->member;
+        const auto first = m.begin() + m_layout->offset[std::size_t(c)];
+        const auto last = m.begin() + m_layout->offset[std::size_t(c) + 1];
+        return std::size_t(std::lower_bound(first, last, host) - m.begin());
+    }
     int reachOf(int h) const
     {
         int n = m_local[std::size_t(h)];
-        for (int c : m_reach[std::size_t(h)])
+        for (int c : m_layout->reach[std::size_t(h)])
             n += m_chassisFree[std::size_t(c)];
         return n;
     }
     int readyOf(int h) const // free GPUs that need no recomposing for host h
     {
         int n = m_local[std::size_t(h)];
-        for (int c : m_reach[std::size_t(h)])
-            n += m_composed[std::size_t(c)][std::size_t(h)];
+        for (int c : m_layout->reach[std::size_t(h)])
+            n += m_composed[slotOf(c, h)];
         return n;
     }
     // Takes n ≤ reachOf(h) GPUs for host h: local, then composed to h, then uncomposed, then
-    // composed to other hosts (which means recomposing).
+    // composed to other hosts, in host order (which means recomposing).
     void takeAt(int h, int n, Holding &out)
     {
         const int local = std::min(n, m_local[std::size_t(h)]);
@@ -208,15 +244,18 @@ private:
             m_free -= local;
         }
         for (int pass = 0; pass < 3 && n > 0; ++pass) {
-            for (int c : m_reach[std::size_t(h)]) {
-                auto &composed = m_composed[std::size_t(c)];
-                for (std::size_t from = 0; from < composed.size() + 1 && n > 0; ++from) {
-                    // pass 0: composed to h; 1: uncomposed (from == size); 2: other hosts
-                    const bool uncomposed = from == composed.size();
-                    if ((pass == 0 && int(from) != h) || (pass == 1 && !uncomposed)
-                        || (pass == 2 && (uncomposed || int(from) == h)))
+            for (int c : m_layout->reach[std::size_t(h)]) {
+                const int first = m_layout->offset[std::size_t(c)];
+                const int last = m_layout->offset[std::size_t(c) + 1];
+                for (int slot = first; slot <= last && n > 0; ++slot) {
+                    // pass 0: composed to h; 1: uncomposed (slot == last); 2: other hosts
+                    const bool uncomposed = slot == last;
+                    const int from = uncomposed ? -1 : m_layout->member[std::size_t(slot)];
+                    if ((pass == 0 && from != h) || (pass == 1 && !uncomposed)
+                        || (pass == 2 && (uncomposed || from == h)))
                         continue;
-                    int &pool = uncomposed ? m_uncomposed[std::size_t(c)] : composed[from];
+                    int &pool
+                        = uncomposed ? m_uncomposed[std::size_t(c)] : m_composed[std::size_t(slot)];
                     const int k = std::min(n, pool);
                     if (k == 0)
                         continue;
@@ -225,15 +264,15 @@ private:
                     m_free -= k;
                     n -= k;
                     out.composedTo.emplace_back(c, h, k);
-                    out.composedFrom.emplace_back(c, uncomposed ? -1 : int(from), k);
+                    out.composedFrom.emplace_back(c, from, k);
                     out.recomposed = out.recomposed || pass > 0;
                 }
             }
         }
     }
-    std::vector<std::vector<int>> m_reach;
+    std::shared_ptr<const Layout> m_layout; // the same for every copy
     std::vector<int> m_local;
-    std::vector<std::vector<int>> m_composed;
+    std::vector<int> m_composed; // parallel to Layout::member: GPUs composed to that host now
     std::vector<int> m_uncomposed, m_chassisFree;
     int m_total = 0;
 };
