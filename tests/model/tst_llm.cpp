@@ -53,6 +53,7 @@ private Q_SLOTS:
     void memoryPerGpu();
     void bubble();
     void tensorCommunication();
+    void pcieWithoutNvlink();
     void planRules_data();
     void planRules();
     void shapeErrors_data();
@@ -79,6 +80,17 @@ void TestLlm::parameterCounts()
     // h x 1,024 each: 8,192 x (8,192 + 2,048) + 8,192^2 + 3 x 8,192 x 28,672 + 2 x 8,192 =
     // 83,886,080 + 67,108,864 + 704,643,072 + 16,384 = 855,654,400 per layer.
     QCOMPARE(layerParameters(parseShape("llama2-70b")), 855654400.0);
+
+    // Llama 3.1 8B (h = 4,096, 8 of 32 key-value heads, F = 14,336, V = 128,256): per layer
+    // 4,096 x 6,144 + 4,096^2 + 3 x 4,096 x 14,336 + 2 x 4,096 = 25,165,824 + 16,777,216 +
+    // 176,160,768 + 8,192 = 218,112,000; x 32 = 6,979,584,000; embedding and output
+    // 2 x 525,336,576; final norm 4,096: 8,030,261,248.
+    QCOMPARE(parameters(parseShape("llama3.1-8b")), 8030261248.0);
+
+    // Every preset loads and has a source.
+    QCOMPARE(presets().size(), std::size_t(10));
+    for (const Shape &p : presets())
+        QVERIFY2(!p.source.empty(), p.name.c_str());
 }
 
 void TestLlm::flopsPerIteration()
@@ -193,6 +205,19 @@ void TestLlm::tensorCommunication()
     QCOMPARE(t.pipelineComm, 0.0);
     QCOMPARE(t.bubble, 0.0);
     QCOMPARE(t.dataParallel, 0.0);
+}
+
+void TestLlm::pcieWithoutNvlink()
+{
+    // An L40S has no NVLink: tensor parallelism runs over its PCIe Gen4 x16 link, 31.5 GB/s x
+    // 0.82 achieved = 25.83 GB/s, latency 0.2 us (resources/catalog/links.json). One all-reduce
+    // of GPT-3's 50,331,648 B over 2 GPUs: 2 x 1/2 x 50,331,648 / 25.83e9 + 2 x 0.2e-6 s.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const Hardware hw = hardwareOf(catalog::Catalog::builtin(), "L40S", 8, 8, 200);
+    QVERIFY(near(hw.intraBytesPerS, 31.5e9 * 0.82));
+    const StepTime t = stepTime(gpt3, hw, plan(2, 1, 1, 1, Recompute::None, false, 0, 4));
+    const double one = 50331648.0 / (31.5e9 * 0.82) + 2 * 0.2e-6;
+    QVERIFY(near(t.tensorComm, double(t.microBatches) * 96 * 4 * one, 1e-9));
 }
 
 void TestLlm::planRules_data()
