@@ -67,8 +67,20 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
                     long long gpusPerNode, double networkGbpsPerGpu)
 {
     const catalog::Gpu *gpu = catalog.gpu(gpuId);
-    if (!gpu)
-        throw std::invalid_argument("unknown GPU \"" + std::string(gpuId) + "\"");
+    if (!gpu) {
+        // GPUs whose id starts with what was typed ("A100" names five), else the nearest ids.
+        std::vector<std::string> ids;
+        for (const auto &[id, g] : catalog.gpus()) {
+            if (!gpuId.empty() && id.starts_with(gpuId))
+                ids.push_back(id);
+        }
+        if (ids.empty())
+            ids = catalog.suggest(gpuId, {catalog::Kind::Gpu});
+        std::string like;
+        for (const std::string &id : ids)
+            like += (like.empty() ? "; did you mean " : ", ") + id;
+        throw std::invalid_argument("unknown GPU \"" + std::string(gpuId) + "\"" + like);
+    }
     Hardware hw;
     hw.gpu = gpu->id;
     hw.gpus = gpus;

@@ -102,8 +102,11 @@ void TestPlansCli::badInput()
     QCOMPARE(r.status, 1);
     QVERIFY2(r.err.find("layers:") != std::string::npos, r.err.c_str());
     // An unknown GPU, and a shape without a published batch and no --global-batch.
-    r = test::run({"plans", "--benchmark", "gpt3-175b", "--gpu", "B999", "--gpus", "8"});
+    r = test::run({"plans", "--benchmark", "gpt3-175b", "--gpu", "A100-SXM4-80", "--gpus", "8"});
     QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("unknown GPU \"A100-SXM4-80\"; did you mean ") != std::string::npos,
+             r.err.c_str());
+    QVERIFY2(r.err.find("A100-SXM4-80GB") != std::string::npos, r.err.c_str());
     r = test::run(
         {"plans", "--benchmark", "llama3.1-8b", "--gpu", "H100-SXM5-80GB", "--gpus", "8"});
     QCOMPARE(r.status, 2);
