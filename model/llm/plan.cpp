@@ -132,6 +132,7 @@ enum class Rule {
     LayersDivide,
     SequenceNeedsTensor,
     InterleaveNeedsPipeline,
+    ZeroWithPipeline,
     BatchDivide,
     MicroDivides,
     InterleaveMicro
@@ -155,6 +156,8 @@ Rule brokenRule(const Shape &s, const Hardware &hw, const Plan &p)
         return Rule::SequenceNeedsTensor;
     if (p.interleave > 1 && p.pipeline == 1)
         return Rule::InterleaveNeedsPipeline;
+    if (p.zero >= 2 && p.pipeline > 1)
+        return Rule::ZeroWithPipeline;
     const long long d = dataParallel(hw, p);
     if (p.globalBatch < 1 || p.globalBatch % d != 0)
         return Rule::BatchDivide;
@@ -195,6 +198,10 @@ void checkPlan(const Shape &s, const Hardware &hw, const Plan &p)
         throw PlanError("sequence parallelism needs tensor > 1");
     case Rule::InterleaveNeedsPipeline:
         throw PlanError("interleave > 1 needs pipeline > 1");
+    case Rule::ZeroWithPipeline:
+        // Each micro-batch's gradients would be reduce-scattered again: DeepSpeed refuses
+        // ZeRO-2/3 with pipeline parallelism, and Megatron-LM shards only the optimizer state.
+        throw PlanError("ZeRO-2 and ZeRO-3 need pipeline 1 (with pipelines, use ZeRO-1 or 0)");
     case Rule::BatchDivide:
         throw PlanError("the data-parallel replicas (" + n(d) + " = GPUs / (tensor x pipeline))"
                         + " must divide the global batch (" + n(p.globalBatch) + ")");

@@ -260,6 +260,11 @@ void TestLlm::planRules()
     }
     // The same plan with its broken number mended passes.
     checkPlan(gpt3, a100(3072), plan(8, 8, 1, 4, Recompute::None, false, 0, 1536));
+    // Pipelines shard the optimizer state at most (ZeRO-1); ZeRO-2 needs pipeline 1.
+    checkPlan(gpt3, a100(3072), plan(8, 8, 1, 4, Recompute::None, false, 1, 1536));
+    checkPlan(gpt3, a100(3072), plan(8, 1, 1, 4, Recompute::None, false, 2, 1536));
+    QVERIFY_THROWS_EXCEPTION(
+        PlanError, checkPlan(gpt3, a100(3072), plan(8, 8, 1, 4, Recompute::None, false, 2, 1536)));
 }
 
 void TestLlm::shapeErrors_data()
