@@ -10,6 +10,7 @@
 #include "cli/chartcommand.h"
 #include "cluster/report.h"
 #include "fabric/analysis.h"
+#include "llm/plan.h"
 #include "perf/fit.h"
 #include "perf/study.h"
 #include "schedule/bench.h"
@@ -232,6 +233,34 @@ std::vector<Benchmark> benchmarks()
     list.push_back({"schedule_100k", "<= 2 s", [] { return schedule::schedule100kBody(); }});
     list.push_back(
         {"schedule_4096gpu_20k", "<= 2 s", [] { return schedule::scheduleLargeBody(); }});
+    // Issue 16: every plan of GPT-3 175B on 3,072 A100s, and one plan's prediction.
+    list.push_back({"plans_gpt3_3072", "<= 1 s", [] {
+                        return std::function<void()>([] {
+                            const llm::Shape s = llm::parseShape("gpt3-175b");
+                            const llm::Hardware hw = llm::hardwareOf(
+                                catalog::Catalog::builtin(), "A100-SXM4-80GB", 3072, 8, 200);
+                            volatile auto n = llm::searchPlans(s, hw, 1536).plans.size();
+                            (void)n;
+                        });
+                    }});
+    list.push_back({"plan_predict", "<= 10 us", [] {
+                        auto s = std::make_shared<llm::Shape>(llm::parseShape("gpt3-175b"));
+                        auto hw = std::make_shared<llm::Hardware>(llm::hardwareOf(
+                            catalog::Catalog::builtin(), "A100-SXM4-80GB", 3072, 8, 200));
+                        llm::Plan p;
+                        p.tensor = 8;
+                        p.pipeline = 12;
+                        p.interleave = 2;
+                        p.recompute = llm::Recompute::Selective;
+                        p.sequenceParallel = true;
+                        p.zero = 1;
+                        p.globalBatch = 1536;
+                        return std::function<void()>([s, hw, p] {
+                            volatile double t = llm::memoryPerGpu(*s, *hw, p).total()
+                                                + llm::stepTime(*s, *hw, p).total;
+                            (void)t;
+                        });
+                    }});
     for (const cluster::ClusterBenchmark &c : cluster::clusterBenchmarks()) {
         auto body = c.body;
         list.push_back({c.name, c.goal, [body] { return body; }});

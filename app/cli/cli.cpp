@@ -9,6 +9,7 @@
 #include "cli/machinecommand.h"
 #include "cli/runscommand.h"
 #include "cli/studycommand.h"
+#include "cli/planscommand.h"
 #include "cli/schedulecommand.h"
 #include "cli/tracecommand.h"
 #include "cli/topocommand.h"
@@ -38,7 +39,7 @@ const std::set<std::string> &subcommands()
     static const std::set<std::string> names
         = {"analyze", "bench", "predict", "calibrate", "validate", "topo",
            "import",  "chart", "render",  "example",   "upgrade",  "machine",
-           "runs",    "study", "merge",   "schedule",  "trace"};
+           "runs",    "study", "merge",   "schedule",  "trace",    "plans"};
     return names;
 }
 
@@ -163,6 +164,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     addTopoSubcommand(app, topo);
     ScheduleOptions scheduleOptions;
     addScheduleSubcommand(app, scheduleOptions);
+    PlansOptions plansOptions;
+    addPlansSubcommand(app, plansOptions);
     TraceOptions traceOptions;
     addTraceSubcommand(app, traceOptions);
     ImportOptions importOptions;
@@ -281,6 +284,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
         return topoCommand(topo, out, err);
     if (app.get_subcommand("schedule")->parsed())
         return scheduleCommand(scheduleOptions, out, err);
+    if (app.get_subcommand("plans")->parsed())
+        return plansCommand(plansOptions, out, err);
     if (app.get_subcommand("trace")->parsed())
         return traceCommand(traceOptions, out, err);
     if (app.get_subcommand("import")->parsed())

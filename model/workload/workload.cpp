@@ -141,7 +141,10 @@ const Library &Library::builtin()
         Library l;
         constexpr std::string_view prefix = "resources/workloads/";
         for (const EmbeddedFile &f : embeddedFiles()) {
-            if (f.path.substr(0, prefix.size()) == prefix && f.path.ends_with(".json"))
+            // Only the folder's own files: resources/workloads/llm/ holds transformer shapes
+            // (model/llm), not benchmarks.
+            if (f.path.substr(0, prefix.size()) == prefix && f.path.ends_with(".json")
+                && f.path.find('/', prefix.size()) == std::string_view::npos)
                 l.addFile(f.text, std::string(f.path));
         }
         return l;

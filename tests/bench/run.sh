@@ -14,6 +14,7 @@ goals = {  # seconds, from the issues
     "validate_calibration": 2.0, "import_calibration_csv": 1.0, "import_100k": 5.0,
     "chart_100k": 0.2, "topo_hx2_64x64": 1.0, "topo_fattree_16k": 1.0,
     "place_hx_64x64": 0.1, "schedule_100k": 2.0, "schedule_4096gpu_20k": 2.0,
+    "plans_gpt3_3072": 1.0, "plan_predict": 10e-6,
 }
 missed = 0
 for r in json.load(open(sys.argv[1]))["results"]:

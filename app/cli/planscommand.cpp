@@ -1,0 +1,221 @@
+#include "cli/planscommand.h"
+
+#include "cli/validators.h"
+
+#include "catalog/catalog.h"
+#include "llm/plan.h"
+#include "llm/shape.h"
+#include "util/inputerror.h"
+#include "util/jsonreader.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <ostream>
+
+namespace clab::cli {
+
+namespace {
+
+constexpr double kGB = 1e9;
+
+OrderedJson toJson(const llm::Evaluated &e)
+{
+    OrderedJson j;
+    j["tensor"] = e.plan.tensor;
+    j["pipeline"] = e.plan.pipeline;
+    j["interleave"] = e.plan.interleave;
+    j["micro_batch"] = e.plan.micro;
+    j["recompute"] = llm::recomputeName(e.plan.recompute);
+    j["sequence_parallel"] = e.plan.sequenceParallel;
+    j["zero"] = e.plan.zero;
+    j["fits"] = e.memory.fits();
+    j["memory_gb"]
+        = {{"weights", e.memory.weights / kGB},     {"gradients", e.memory.gradients / kGB},
+           {"optimizer", e.memory.optimizer / kGB}, {"activations", e.memory.activations / kGB},
+           {"buffers", e.memory.buffers / kGB},     {"total", e.memory.total() / kGB},
+           {"capacity", e.memory.capacity / kGB}};
+    const llm::StepTime &t = e.time;
+    j["micro_batches"] = t.microBatches;
+    j["step_s"] = {{"compute", t.compute},
+                   {"tensor_comm", t.tensorComm},
+                   {"pipeline_comm", t.pipelineComm},
+                   {"bubble", t.bubble},
+                   {"data_parallel_exposed", t.dataParallel},
+                   {"optimizer", t.optimizer},
+                   {"total", t.total}};
+    j["mfu"] = t.mfu;
+    j["hfu"] = t.hfu;
+    j["tflops_per_gpu"] = t.tflopsPerGpu;
+    return j;
+}
+
+void printPlan(const llm::Evaluated &e, std::ostream &out)
+{
+    const llm::StepTime &t = e.time;
+    const llm::Memory &m = e.memory;
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "  %-28s step %8.3f s  MFU %5.1f %%  HFU %5.1f %%  %6.1f TFLOP/s/GPU  "
+                  "memory %5.1f of %.0f GB\n",
+                  llm::describe(e.plan).c_str(), t.total, 100 * t.mfu, 100 * t.hfu, t.tflopsPerGpu,
+                  m.total() / kGB, m.capacity / kGB);
+    out << buf;
+    std::snprintf(buf, sizeof buf,
+                  "      time: compute %.3f, tensor comm %.3f, pipeline comm %.3f, bubble %.3f, "
+                  "data-parallel exposed %.3f, optimizer %.3f s (%lld micro-batches)\n",
+                  t.compute, t.tensorComm, t.pipelineComm, t.bubble, t.dataParallel, t.optimizer,
+                  t.microBatches);
+    out << buf;
+    std::snprintf(buf, sizeof buf,
+                  "      memory GB: weights %.1f, gradients %.1f, optimizer %.1f, activations "
+                  "%.1f, buffers %.1f\n",
+                  m.weights / kGB, m.gradients / kGB, m.optimizer / kGB, m.activations / kGB,
+                  m.buffers / kGB);
+    out << buf;
+}
+
+} // namespace
+
+int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
+{
+    const char *who = "composelab plans: ";
+    llm::Shape shape;
+    try {
+        shape = llm::parseShape(o.benchmark);
+    } catch (const InputError &e) {
+        err << who << "--benchmark: " << e.what() << "\n";
+        return 1;
+    }
+    llm::Hardware hw;
+    try {
+        hw = llm::hardwareOf(catalog::Catalog::builtin(), o.gpu, o.gpus, o.gpusPerNode,
+                             o.networkGbps);
+    } catch (const std::invalid_argument &e) {
+        err << who << "--gpu: " << e.what() << "\n";
+        return 2;
+    }
+    const long long batch = o.globalBatch > 0 ? o.globalBatch : shape.globalBatch;
+    if (batch <= 0) {
+        err << who << shape.name << " has no published global batch: give --global-batch\n";
+        return 2;
+    }
+
+    std::vector<llm::Evaluated> shown;
+    long long valid = 1, tooLarge = 0;
+    if (o.tensor > 0) {
+        llm::Plan p;
+        p.tensor = o.tensor;
+        p.pipeline = o.pipeline;
+        p.interleave = o.interleave;
+        p.micro = o.micro;
+        p.recompute = o.recompute == "full"        ? llm::Recompute::Full
+                      : o.recompute == "selective" ? llm::Recompute::Selective
+                                                   : llm::Recompute::None;
+        p.sequenceParallel = o.sequenceParallel;
+        p.zero = o.zero;
+        p.globalBatch = batch;
+        try {
+            llm::checkPlan(shape, hw, p);
+        } catch (const llm::PlanError &e) {
+            err << who << "the plan " << llm::describe(p) << " breaks a rule: " << e.what() << "\n";
+            return 2;
+        }
+        llm::Evaluated e{p, llm::memoryPerGpu(shape, hw, p), llm::stepTime(shape, hw, p)};
+        tooLarge = e.memory.fits() ? 0 : 1;
+        shown.push_back(e);
+    } else {
+        llm::Search found = llm::searchPlans(shape, hw, batch);
+        valid = found.valid;
+        tooLarge = found.tooLarge;
+        if (found.plans.size() > std::size_t(o.top))
+            found.plans.resize(std::size_t(o.top));
+        shown = std::move(found.plans);
+    }
+
+    if (o.json) {
+        OrderedJson j;
+        j["benchmark"] = shape.name;
+        j["parameters"] = llm::parameters(shape);
+        j["gpu"] = hw.gpu;
+        j["gpus"] = hw.gpus;
+        j["gpus_per_node"] = hw.gpusPerNode;
+        j["global_batch"] = batch;
+        j["gemm_efficiency"] = hw.efficiency;
+        j["valid_plans"] = valid;
+        j["not_fitting"] = tooLarge;
+        j["notes"] = hw.notes;
+        OrderedJson list = OrderedJson::array();
+        for (const llm::Evaluated &e : shown)
+            list.push_back(toJson(e));
+        j["plans"] = std::move(list);
+        out << j.dump(2) << "\n";
+        return 0;
+    }
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "%s (%.1f B parameters) on %lld x %s (%lld a node), global batch %lld\n",
+                  shape.name.c_str(), llm::parameters(shape) / 1e9, hw.gpus, hw.gpu.c_str(),
+                  hw.gpusPerNode, batch);
+    out << buf;
+    if (o.tensor > 0) {
+        const llm::Evaluated &e = shown.front();
+        printPlan(e, out);
+        if (!e.memory.fits()) {
+            std::snprintf(buf, sizeof buf, "  does not fit: %.1f GB over the %.0f GB a GPU has\n",
+                          (e.memory.total() - e.memory.capacity) / kGB, e.memory.capacity / kGB);
+            out << buf;
+        }
+    } else {
+        out << "  " << valid << " valid plans, " << tooLarge << " do not fit in memory; the "
+            << shown.size() << " fastest:\n";
+        for (const llm::Evaluated &e : shown)
+            printPlan(e, out);
+    }
+    std::snprintf(buf, sizeof buf,
+                  "  compute at %.0f TFLOP/s (measured GEMM rate) x %.3f (GEMM efficiency of "
+                  "MLPerf GPT-3, datasets/calibration.json)\n",
+                  hw.gemmFlops / 1e12, hw.efficiency);
+    out << buf;
+    for (const std::string &note : hw.notes)
+        out << "  " << note << "\n";
+    return 0;
+}
+
+void addPlansSubcommand(CLI::App &app, PlansOptions &o)
+{
+    CLI::App *cmd = app.add_subcommand(
+        "plans", "Rank the parallel plans (tensor, pipeline, data) of a transformer on N GPUs");
+    cmd->add_option("--benchmark", o.benchmark,
+                    "A preset (gpt3-175b, megatron-530b, llama3.1-405b, ...) or "
+                    "llm:layers=L,hidden=H,heads=A,seq=S[,ffn=F][,vocab=V][,kv_heads=K]"
+                    "[,mlp=gelu|swiglu]")
+        ->required();
+    cmd->add_option("--gpu", o.gpu, "Catalog GPU id, e.g. A100-SXM4-80GB")->required();
+    cmd->add_option("--gpus", o.gpus, "GPUs in all")->required()->check(wholeNumber(1, 1'000'000));
+    cmd->add_option("--gpus-per-node", o.gpusPerNode, "GPUs a node (default 8)")
+        ->check(wholeNumber(1, 256));
+    cmd->add_option("--global-batch", o.globalBatch,
+                    "Sequences a step (default: the preset's published batch)")
+        ->check(wholeNumber(1, 100'000'000));
+    cmd->add_option("--network-gbps", o.networkGbps,
+                    "Inter-node line rate per GPU, Gb/s (default 200: one HDR port a GPU)")
+        ->check(CLI::Range(0.001, 100000.0));
+    cmd->add_option("--top", o.top, "Plans to print (default 10)")->check(wholeNumber(1, 100000));
+    cmd->add_option("--tensor", o.tensor, "Evaluate one plan: tensor-parallel size")
+        ->check(wholeNumber(1, 1'000'000));
+    cmd->add_option("--pipeline", o.pipeline, "With --tensor: pipeline stages (default 1)")
+        ->check(wholeNumber(1, 1'000'000));
+    cmd->add_option("--interleave", o.interleave, "With --tensor: model chunks a stage (default 1)")
+        ->check(wholeNumber(1, 1000));
+    cmd->add_option("--micro-batch", o.micro, "With --tensor: micro-batch (default 1)")
+        ->check(wholeNumber(1, 1'000'000));
+    cmd->add_option("--recompute", o.recompute, "With --tensor: none (default), selective, full")
+        ->check(CLI::IsMember({"none", "selective", "full"}));
+    cmd->add_flag("--sequence-parallel", o.sequenceParallel, "With --tensor: sequence parallelism");
+    cmd->add_option("--zero", o.zero, "With --tensor: ZeRO stage 0-3 (default 0)")
+        ->check(wholeNumber(0, 3));
+    cmd->add_flag("--json", o.json, "Machine-readable output");
+}
+
+} // namespace clab::cli

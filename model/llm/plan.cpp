@@ -1,0 +1,370 @@
+// Parallel plans of a transformer: the rules, memory per GPU and the step time. Formulas and
+// sources: model/llm/LLM.md.
+#include "llm/plan.h"
+
+#include "catalog/catalog.h"
+#include "perf/calibration.h"
+#include "perf/gpurates.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clab::llm {
+
+namespace {
+
+constexpr double kWeightBytes = 2;     // bf16 weights
+constexpr double kGradientBytes = 2;   // bf16 gradients, all-reduced as such
+constexpr double kOptimizerBytes = 12; // fp32 master weights, Adam's m and v (ZeRO, SC20 3.1)
+constexpr double kActivationBytes = 2; // bf16 activations, as Korthikanti's formulas assume
+constexpr double kBucketBytes = 25e6;  // PyTorch DDP's default bucket (bucket_cap_mb = 25)
+constexpr double kReservedBytes = 1.0 * (1ull << 30); // CUDA context, NCCL, cuBLAS workspace
+constexpr double kLogitBytes = 4;                     // fp32 logits for the cross entropy
+
+// Ring all-reduce of `bytes` over n GPUs: 2 (n-1)/n of the bytes through each GPU's link, and
+// 2 (n-1) steps of latency.
+double allReduce(double bytes, long long n, double bytesPerS, double latencyS)
+{
+    if (n <= 1)
+        return 0;
+    const double k = double(n - 1) / double(n);
+    return 2 * k * bytes / bytesPerS + 2 * double(n - 1) * latencyS;
+}
+
+long long dataParallel(const Hardware &hw, const Plan &p)
+{
+    return hw.gpus / (p.tensor * p.pipeline);
+}
+
+// Parameters on one GPU of the most loaded stage: its layers and, on the first stage the
+// embedding, on the last the output layer (and the copy of the embedding a tied output keeps
+// there when the two are different stages), all split by tensor parallelism.
+double parametersPerGpu(const Shape &s, const Plan &p)
+{
+    const double layers = double(s.layers) / double(p.pipeline) * layerParameters(s);
+    const double tiedCopy = s.tiedEmbeddings ? double(s.vocab) * double(s.hidden) : 0;
+    const double ends = p.pipeline == 1
+                            ? embeddingParameters(s) + outputParameters(s)
+                            : std::max(embeddingParameters(s), outputParameters(s) + tiedCopy);
+    return (layers + ends) / double(p.tensor);
+}
+
+} // namespace
+
+std::string describe(const Plan &p)
+{
+    std::string text = "T" + std::to_string(p.tensor) + " P" + std::to_string(p.pipeline) + " V"
+                       + std::to_string(p.interleave) + " M" + std::to_string(p.micro) + " "
+                       + recomputeName(p.recompute);
+    if (p.sequenceParallel)
+        text += " SP";
+    if (p.zero > 0)
+        text += " ZeRO-" + std::to_string(p.zero);
+    return text;
+}
+
+Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, long long gpus,
+                    long long gpusPerNode, double networkGbpsPerGpu)
+{
+    const catalog::Gpu *gpu = catalog.gpu(gpuId);
+    if (!gpu) {
+        // GPUs whose id starts with what was typed ("A100" names five), else the nearest ids.
+        std::vector<std::string> ids;
+        for (const auto &[id, g] : catalog.gpus()) {
+            if (!gpuId.empty() && id.starts_with(gpuId))
+                ids.push_back(id);
+        }
+        if (ids.empty())
+            ids = catalog.suggest(gpuId, {catalog::Kind::Gpu});
+        std::string like;
+        for (const std::string &id : ids)
+            like += (like.empty() ? "; did you mean " : ", ") + id;
+        throw std::invalid_argument("unknown GPU \"" + std::string(gpuId) + "\"" + like);
+    }
+    Hardware hw;
+    hw.gpu = gpu->id;
+    hw.gpus = gpus;
+    hw.gpusPerNode = gpusPerNode;
+    const perf::Precision precision
+        = gpu->tflops.bf16 ? perf::Precision::Bf16 : perf::Precision::Fp16;
+    const perf::GpuRates rates = perf::gpuRates(*gpu, precision, catalog);
+    hw.gemmFlops = rates.gemmFlops;
+    hw.peakFlops = rates.peakFlops;
+    hw.memBytesPerS = rates.memBytesPerS;
+    hw.memoryBytes = gpu->memGB * 1e9;
+    if (!rates.note.empty())
+        hw.notes.push_back(rates.note);
+    // One constant for every transformer: the GEMM efficiency ComposeLab's calibration fits to
+    // MLPerf GPT-3 175B results (datasets/calibration.json, benchmark gpt3).
+    const perf::BenchParams *gpt3 = perf::Calibration::builtin().params("gpt3");
+    hw.efficiency
+        = gpt3 ? gpt3->gemmEfficiency : perf::Calibration::builtin().typical().gemmEfficiency;
+
+    const catalog::LinkKind *nvlink
+        = gpu->nvlinkGen > 0 ? catalog.link("nvlink" + std::to_string(gpu->nvlinkGen)) : nullptr;
+    if (nvlink && gpu->nvlinkLinks > 0) {
+        hw.intraBytesPerS = nvlink->achievedGBps(gpu->nvlinkLinks) * 1e9;
+        hw.intraLatencyS = 2 * nvlink->latencyUs * 1e-6; // through the NVSwitch: two links
+        hw.notes.push_back("GPUs of a node joined all-to-all by NVSwitch (HGX/DGX), "
+                           + std::to_string(gpu->nvlinkLinks) + " " + nvlink->id + " links each");
+    } else if (const catalog::LinkKind *pcie = catalog.pcieLink(gpu->pcie.gen, gpu->pcie.lanes)) {
+        hw.intraBytesPerS = pcie->achievedGBps() * 1e9;
+        hw.intraLatencyS = pcie->latencyUs * 1e-6;
+        hw.notes.push_back("no NVLink: GPUs of a node talk over " + pcie->id);
+    }
+    const catalog::LinkKind *ib = catalog.link("ib-hdr");
+    const double fraction = ib ? ib->achievedFraction : 1;
+    hw.netBytesPerS = networkGbpsPerGpu / 8 * fraction * 1e9;
+    hw.netLatencyS = (ib ? ib->latencyUs : 1) * 1e-6;
+    return hw;
+}
+
+namespace {
+
+// Megatron-LM's rules, checked in this order; the first one broken, or None.
+enum class Rule {
+    None,
+    Positive,
+    ZeroStage,
+    GpusDivide,
+    TensorHeads,
+    TensorDividesHeads,
+    LayersDivide,
+    SequenceNeedsTensor,
+    InterleaveNeedsPipeline,
+    ZeroWithPipeline,
+    BatchDivide,
+    MicroDivides,
+    InterleaveMicro
+};
+
+Rule brokenRule(const Shape &s, const Hardware &hw, const Plan &p)
+{
+    if (p.tensor < 1 || p.pipeline < 1 || p.interleave < 1 || p.micro < 1)
+        return Rule::Positive;
+    if (p.zero < 0 || p.zero > 3)
+        return Rule::ZeroStage;
+    if (hw.gpus % (p.tensor * p.pipeline) != 0)
+        return Rule::GpusDivide;
+    if (p.tensor > s.heads)
+        return Rule::TensorHeads;
+    if (s.heads % p.tensor != 0)
+        return Rule::TensorDividesHeads;
+    if (s.layers % (p.pipeline * p.interleave) != 0)
+        return Rule::LayersDivide;
+    if (p.sequenceParallel && p.tensor == 1)
+        return Rule::SequenceNeedsTensor;
+    if (p.interleave > 1 && p.pipeline == 1)
+        return Rule::InterleaveNeedsPipeline;
+    if (p.zero >= 2 && p.pipeline > 1)
+        return Rule::ZeroWithPipeline;
+    const long long d = dataParallel(hw, p);
+    if (p.globalBatch < 1 || p.globalBatch % d != 0)
+        return Rule::BatchDivide;
+    const long long local = p.globalBatch / d;
+    if (local % p.micro != 0)
+        return Rule::MicroDivides;
+    if (p.interleave > 1 && (local / p.micro) % p.pipeline != 0)
+        return Rule::InterleaveMicro;
+    return Rule::None;
+}
+
+} // namespace
+
+void checkPlan(const Shape &s, const Hardware &hw, const Plan &p)
+{
+    const auto n = [](long long v) { return std::to_string(v); };
+    const long long d = p.tensor * p.pipeline > 0 ? dataParallel(hw, p) : 0;
+    const long long local = d > 0 ? p.globalBatch / d : 0;
+    switch (brokenRule(s, hw, p)) {
+    case Rule::None:
+        return;
+    case Rule::Positive:
+        throw PlanError("tensor, pipeline, interleave and micro-batch must be at least 1");
+    case Rule::ZeroStage:
+        throw PlanError("the ZeRO stage must be 0, 1, 2 or 3");
+    case Rule::GpusDivide:
+        throw PlanError("tensor x pipeline (" + n(p.tensor * p.pipeline)
+                        + ") must divide the GPUs (" + n(hw.gpus) + ")");
+    case Rule::TensorHeads:
+        throw PlanError("tensor (" + n(p.tensor) + ") must not exceed the heads (" + n(s.heads)
+                        + ")");
+    case Rule::TensorDividesHeads:
+        throw PlanError("tensor (" + n(p.tensor) + ") must divide the heads (" + n(s.heads) + ")");
+    case Rule::LayersDivide:
+        throw PlanError("pipeline x interleave (" + n(p.pipeline * p.interleave)
+                        + ") must divide the layers (" + n(s.layers) + ")");
+    case Rule::SequenceNeedsTensor:
+        throw PlanError("sequence parallelism needs tensor > 1");
+    case Rule::InterleaveNeedsPipeline:
+        throw PlanError("interleave > 1 needs pipeline > 1");
+    case Rule::ZeroWithPipeline:
+        // Each micro-batch's gradients would be reduce-scattered again: DeepSpeed refuses
+        // ZeRO-2/3 with pipeline parallelism, and Megatron-LM shards only the optimizer state.
+        throw PlanError("ZeRO-2 and ZeRO-3 need pipeline 1 (with pipelines, use ZeRO-1 or 0)");
+    case Rule::BatchDivide:
+        throw PlanError("the data-parallel replicas (" + n(d) + " = GPUs / (tensor x pipeline))"
+                        + " must divide the global batch (" + n(p.globalBatch) + ")");
+    case Rule::MicroDivides:
+        throw PlanError("the micro-batch (" + n(p.micro) + ") must divide the local batch ("
+                        + n(local) + " = global batch / data-parallel replicas)");
+    case Rule::InterleaveMicro:
+        throw PlanError("with interleave > 1 the micro-batches per replica (" + n(local / p.micro)
+                        + ") must be a multiple of pipeline (" + n(p.pipeline) + ")");
+    }
+}
+
+Memory memoryPerGpu(const Shape &s, const Hardware &hw, const Plan &p)
+{
+    Memory m;
+    m.capacity = hw.memoryBytes;
+    const double d = double(dataParallel(hw, p));
+    const double params = parametersPerGpu(s, p);
+    m.weights = kWeightBytes * params / (p.zero >= 3 ? d : 1);
+    m.gradients = kGradientBytes * params / (p.zero >= 2 ? d : 1);
+    m.optimizer = kOptimizerBytes * params / (p.zero >= 1 ? d : 1);
+
+    // 1F1B: the first stage holds the activations of min(m, P) micro-batches of its L/P layers;
+    // interleaving adds (1 + (P-1)/(P V)) (Korthikanti et al. 2022, section 4.2.3).
+    const long long micro = p.globalBatch / dataParallel(hw, p) / p.micro;
+    const double inFlight = double(std::min(micro, p.pipeline));
+    const double interleaved
+        = p.interleave > 1 ? 1 + double(p.pipeline - 1) / double(p.pipeline * p.interleave) : 1;
+    const double perLayer
+        = layerActivationBytes(s, p.micro, p.tensor, p.recompute, p.sequenceParallel);
+    m.activations = perLayer * double(s.layers) / double(p.pipeline) * inFlight * interleaved;
+    if (p.recompute == Recompute::Full) // one layer's activations rebuilt during its backward
+        m.activations
+            += layerActivationBytes(s, p.micro, p.tensor, Recompute::None, p.sequenceParallel);
+    // The last stage's fp32 logits for the loss, a gradient bucket being reduced and one filling.
+    const double logits
+        = kLogitBytes * double(s.seq) * double(p.micro) * double(s.vocab) / double(p.tensor);
+    m.buffers = kReservedBytes + logits + 2 * kBucketBytes;
+    return m;
+}
+
+StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
+{
+    StepTime t;
+    const long long d = dataParallel(hw, p);
+    t.microBatches = p.globalBatch / d / p.micro;
+    const double mb = double(p.micro);
+    const double layersPerStage = double(s.layers) / double(p.pipeline);
+    const double rate = hw.gemmFlops * hw.efficiency;
+
+    // The last stage is the slowest: its layers and the logits (LLM.md, "Compute").
+    const double layerFlops = hardwareFlops(s, 1, p.recompute) - 3 * logitForwardFlops(s);
+    const double stageFlops
+        = mb * (layerFlops / double(s.layers) * layersPerStage + 3 * logitForwardFlops(s))
+          / double(p.tensor);
+    const double computeMb = stageFlops / rate;
+
+    // Tensor parallelism: 2 all-reduces a layer forward and 2 backward (and 2 more for the
+    // forward a full recomputation runs again) of the layer's s b h output; sequence parallelism
+    // turns each into a reduce-scatter and an all-gather of the same volume.
+    double tensorMb = 0;
+    if (p.tensor > 1) {
+        const bool inNode = p.tensor <= hw.gpusPerNode;
+        const double bw = inNode ? hw.intraBytesPerS : hw.netBytesPerS;
+        const double lat = inNode ? hw.intraLatencyS : hw.netLatencyS;
+        const double bytes = kActivationBytes * double(s.seq) * mb * double(s.hidden);
+        const double collectives = p.recompute == Recompute::Full ? 6 : 4;
+        tensorMb = layersPerStage * collectives * allReduce(bytes, p.tensor, bw, lat);
+    }
+
+    // Pipeline: each micro-batch's activations forward and their gradients backward cross each of
+    // a GPU's V chunk boundaries; Megatron sends 1/T of them per GPU (scatter-gather, Narayanan
+    // et al. 2021 section 4.1) over the network when neighbouring stages are in other nodes.
+    double pipelineMb = 0;
+    if (p.pipeline > 1) {
+        const bool inNode = p.tensor * p.pipeline <= hw.gpusPerNode;
+        const double bw = inNode ? hw.intraBytesPerS : hw.netBytesPerS;
+        const double lat = inNode ? hw.intraLatencyS : hw.netLatencyS;
+        const double bytes
+            = kActivationBytes * double(s.seq) * mb * double(s.hidden) / double(p.tensor);
+        pipelineMb = 2 * double(p.interleave) * (bytes / bw + lat);
+    }
+
+    const double m = double(t.microBatches);
+    t.compute = m * computeMb;
+    t.tensorComm = m * tensorMb;
+    t.pipelineComm = m * pipelineMb;
+    const double perMb = computeMb + tensorMb + pipelineMb;
+    t.bubble = double(p.pipeline - 1) / double(p.interleave) * perMb;
+
+    // Data parallelism: the gradients all-reduced in buckets as backward produces them; what the
+    // last micro-batch's backward cannot hide stays, at least the last bucket.
+    const double params = parametersPerGpu(s, p);
+    if (d > 1) {
+        const bool inNode = p.tensor * p.pipeline * d <= hw.gpusPerNode;
+        const double bw = inNode ? hw.intraBytesPerS : hw.netBytesPerS;
+        const double lat = inNode ? hw.intraLatencyS : hw.netLatencyS;
+        const double bytes = kGradientBytes * params;
+        // ZeRO-3 gathers the weights again in backward: 3 (d-1)/d of the bytes, not 2.
+        const double volume = p.zero >= 3 ? 1.5 : 1;
+        const double reduce = volume * allReduce(bytes, d, bw, lat);
+        const double buckets = std::max(1.0, std::ceil(bytes / kBucketBytes));
+        const double backward = computeMb * 2.0 / 3.0;
+        t.dataParallel = std::max(reduce / buckets, reduce - backward);
+    }
+    // Adam reads and writes its 16 B a parameter once (as model/perf does), on this GPU's shard.
+    const double shard = params / (p.zero >= 1 ? double(d) : 1);
+    t.optimizer = shard * 16 * 2 / hw.memBytesPerS;
+
+    t.total = t.compute + t.tensorComm + t.pipelineComm + t.bubble + t.dataParallel + t.optimizer;
+    const double gpuSeconds = t.total * double(hw.gpus);
+    const double batch = double(p.globalBatch);
+    t.mfu = modelFlops(s, batch) / (gpuSeconds * hw.peakFlops);
+    t.hfu = hardwareFlops(s, batch, p.recompute) / (gpuSeconds * hw.peakFlops);
+    t.tflopsPerGpu = hardwareFlops(s, batch, p.recompute) / gpuSeconds / 1e12;
+    return t;
+}
+
+Search searchPlans(const Shape &s, const Hardware &hw, long long globalBatch)
+{
+    Search out;
+    Plan p;
+    p.globalBatch = globalBatch;
+    const auto fits = [&] { return brokenRule(s, hw, p) == Rule::None; };
+    for (long long t = 1; t <= std::min(hw.gpusPerNode, s.heads); t *= 2) {
+        for (long long pp = 1; pp <= s.layers; ++pp) {
+            if (s.layers % pp != 0 || hw.gpus % (t * pp) != 0)
+                continue;
+            for (long long v = 1; v <= (pp > 1 ? 8 : 1); ++v) {
+                for (long long micro = 1; micro <= 16; ++micro) {
+                    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                        for (int sp = 0; sp <= (t > 1 ? 1 : 0); ++sp) {
+                            for (int zero = 0; zero <= 3; ++zero) {
+                                p.tensor = t;
+                                p.pipeline = pp;
+                                p.interleave = v;
+                                p.micro = micro;
+                                p.recompute = r;
+                                p.sequenceParallel = sp == 1;
+                                p.zero = zero;
+                                if (!fits())
+                                    continue;
+                                if (zero > 0 && dataParallel(hw, p) == 1)
+                                    continue; // nothing to shard over
+                                ++out.valid;
+                                Evaluated e{p, memoryPerGpu(s, hw, p), {}};
+                                if (!e.memory.fits()) {
+                                    ++out.tooLarge;
+                                    continue;
+                                }
+                                e.time = stepTime(s, hw, p);
+                                out.plans.push_back(e);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    std::stable_sort(
+        out.plans.begin(), out.plans.end(),
+        [](const Evaluated &a, const Evaluated &b) { return a.time.total < b.time.total; });
+    return out;
+}
+
+} // namespace clab::llm

@@ -1,0 +1,117 @@
+// `composelab plans`: the ranked search and one plan, in text and JSON, and bad input named with
+// the right exit status (1 for a bad shape, 2 for a plan breaking a rule).
+#include "app/clirun.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+using namespace clab;
+
+class TestPlansCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void searchJson();
+    void onePlanText();
+    void badInput();
+};
+
+void TestPlansCli::searchJson()
+{
+    const auto r = test::run({"plans", "--benchmark", "gpt3-175b", "--gpu", "A100-SXM4-80GB",
+                              "--gpus", "1024", "--top", "5", "--json"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("global_batch").get<long long>(), 1536LL); // the preset's (Narayanan 2021)
+    QCOMPARE(j.at("plans").size(), std::size_t(5));
+    QVERIFY(j.at("not_fitting").get<long long>() > 0);
+    double last = 0;
+    for (const auto &p : j.at("plans")) {
+        QVERIFY(p.at("fits").get<bool>());
+        const double total = p.at("step_s").at("total").get<double>();
+        QVERIFY(total >= last);
+        last = total;
+        // Each plan's step is the sum of its parts.
+        const auto &s = p.at("step_s");
+        const double sum = s.at("compute").get<double>() + s.at("tensor_comm").get<double>()
+                           + s.at("pipeline_comm").get<double>() + s.at("bubble").get<double>()
+                           + s.at("data_parallel_exposed").get<double>()
+                           + s.at("optimizer").get<double>();
+        QVERIFY(std::abs(sum - total) < 1e-9 * total);
+        // 1024 GPUs over tensor x pipeline replicas must divide the batch of 1,536.
+        const long long d
+            = 1024 / (p.at("tensor").get<long long>() * p.at("pipeline").get<long long>());
+        QCOMPARE(1536 % d, 0LL);
+        QVERIFY(p.at("mfu").get<double>() < p.at("hfu").get<double>()
+                || p.at("recompute").get<std::string>() == "none");
+    }
+}
+
+void TestPlansCli::onePlanText()
+{
+    // A toy shape: per layer 12 h^2 + 13 h = 49,152 + 832 = 49,984, two layers 99,968;
+    // embeddings (51,200 + 16) x 64 = 3,277,824; final LayerNorm 128: 3,377,920 parameters.
+    const std::string toy = "llm:layers=2,hidden=64,heads=4,seq=16";
+    auto r = test::run({"plans", "--benchmark", toy, "--gpu", "A100-SXM4-80GB", "--gpus", "8",
+                        "--global-batch", "8", "--tensor", "2", "--pipeline", "2", "--json"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("parameters").get<double>(), 3377920.0);
+    QCOMPARE(j.at("plans").size(), std::size_t(1));
+    // d = 8 / 4 = 2 replicas of 4 sequences, micro-batch 1: 4 micro-batches.
+    QCOMPARE(j.at("plans")[0].at("micro_batches").get<long long>(), 4LL);
+
+    // GPT-3 unsharded without recomputation on 64 GPUs does not fit, and says by how much.
+    r = test::run({"plans", "--benchmark", "gpt3-175b", "--gpu", "A100-SXM4-80GB", "--gpus", "64",
+                   "--global-batch", "64", "--tensor", "8", "--pipeline", "8"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QVERIFY2(r.out.find("T8 P8 V1 M1 none") != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find("does not fit: ") != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find("GB over the 80 GB") != std::string::npos, r.out.c_str());
+}
+
+void TestPlansCli::badInput()
+{
+    const std::vector<std::string> base
+        = {"plans", "--benchmark", "gpt3-175b", "--gpu", "A100-SXM4-80GB", "--gpus", "3072"};
+    const auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return test::run(args);
+    };
+    // T x P not dividing the GPUs, T above the heads, a micro-batch not dividing the local batch
+    // (3072 / 64 = 48 replicas of 32 sequences): usage errors naming the rule.
+    auto r = with({"--tensor", "8", "--pipeline", "5"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("must divide the GPUs (3072)") != std::string::npos, r.err.c_str());
+    r = with({"--tensor", "128"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("must not exceed the heads (96)") != std::string::npos, r.err.c_str());
+    r = with({"--tensor", "8", "--pipeline", "8", "--micro-batch", "5"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("must divide the local batch (32") != std::string::npos, r.err.c_str());
+    // A shape with a zero or negative size is bad input naming the field.
+    r = test::run({"plans", "--benchmark", "llm:layers=4,hidden=0,heads=4,seq=16", "--gpu",
+                   "A100-SXM4-80GB", "--gpus", "8", "--global-batch", "8"});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("hidden: must be a positive whole number") != std::string::npos,
+             r.err.c_str());
+    r = test::run({"plans", "--benchmark", "llm:layers=-4,hidden=64,heads=4,seq=16", "--gpu",
+                   "A100-SXM4-80GB", "--gpus", "8", "--global-batch", "8"});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("layers:") != std::string::npos, r.err.c_str());
+    // An unknown GPU, and a shape without a published batch and no --global-batch.
+    r = test::run({"plans", "--benchmark", "gpt3-175b", "--gpu", "A100-SXM4-80", "--gpus", "8"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("unknown GPU \"A100-SXM4-80\"; did you mean ") != std::string::npos,
+             r.err.c_str());
+    QVERIFY2(r.err.find("A100-SXM4-80GB") != std::string::npos, r.err.c_str());
+    r = test::run(
+        {"plans", "--benchmark", "llama3.1-8b", "--gpu", "H100-SXM5-80GB", "--gpus", "8"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("--global-batch") != std::string::npos, r.err.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestPlansCli)
+#include "tst_planscli.moc"

@@ -1,0 +1,326 @@
+// Transformer shapes and parallel plans (model/llm): counts, FLOPs and memory against figures
+// worked by hand from the papers' formulas, and the rules' errors.
+#include "catalog/catalog.h"
+#include "llm/plan.h"
+#include "llm/shape.h"
+#include "util/inputerror.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <string>
+
+using namespace clab;
+using namespace clab::llm;
+
+namespace {
+
+bool near(double a, double b, double rel = 1e-9)
+{
+    return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b));
+}
+
+Hardware a100(long long gpus)
+{
+    return hardwareOf(catalog::Catalog::builtin(), "A100-SXM4-80GB", gpus, 8, 200);
+}
+
+Plan plan(long long t, long long p, long long v, long long m, Recompute r, bool sp, int zero,
+          long long batch)
+{
+    Plan x;
+    x.tensor = t;
+    x.pipeline = p;
+    x.interleave = v;
+    x.micro = m;
+    x.recompute = r;
+    x.sequenceParallel = sp;
+    x.zero = zero;
+    x.globalBatch = batch;
+    return x;
+}
+
+} // namespace
+
+class TestLlm : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void parameterCounts();
+    void flopsPerIteration();
+    void activationMemory_data();
+    void activationMemory();
+    void memoryPerGpu();
+    void bubble();
+    void tensorCommunication();
+    void pcieWithoutNvlink();
+    void planRules_data();
+    void planRules();
+    void shapeErrors_data();
+    void shapeErrors();
+    void searchRanksFittingPlans();
+};
+
+void TestLlm::parameterCounts()
+{
+    // GPT-3 175B (l = 96, h = 12,288, s = 2,048, V = 51,200): per layer 12 h^2 + 13 h =
+    // 1,811,939,328 + 159,744 = 1,812,099,072; x 96 = 173,961,510,912; embeddings (V + s) h =
+    // 53,248 x 12,288 = 654,311,424; final LayerNorm 2 h = 24,576. Sum 174,615,846,912.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    QCOMPARE(parameters(gpt3), 174615846912.0);
+    QVERIFY(std::abs(parameters(gpt3) / 175e9 - 1) < 0.01);
+
+    // Llama 2 7B (h = 4,096, F = 11,008, V = 32,000, untied, SwiGLU, RMSNorm): per layer
+    // 4 h^2 + 3 h F + 2 h = 67,108,864 + 135,266,304 + 8,192 = 202,383,360; x 32 =
+    // 6,476,267,520; embedding and output 2 x 131,072,000; final norm 4,096: 6,738,415,616,
+    // the count Hugging Face reports for meta-llama/Llama-2-7b-hf.
+    QCOMPARE(parameters(parseShape("llama2-7b")), 6738415616.0);
+
+    // Grouped-query attention shrinks K and V: Llama 2 70B has 8 of 64 heads, so K and V are
+    // h x 1,024 each: 8,192 x (8,192 + 2,048) + 8,192^2 + 3 x 8,192 x 28,672 + 2 x 8,192 =
+    // 83,886,080 + 67,108,864 + 704,643,072 + 16,384 = 855,654,400 per layer.
+    QCOMPARE(layerParameters(parseShape("llama2-70b")), 855654400.0);
+
+    // Llama 3.1 8B (h = 4,096, 8 of 32 key-value heads, F = 14,336, V = 128,256): per layer
+    // 4,096 x 6,144 + 4,096^2 + 3 x 4,096 x 14,336 + 2 x 4,096 = 25,165,824 + 16,777,216 +
+    // 176,160,768 + 8,192 = 218,112,000; x 32 = 6,979,584,000; embedding and output
+    // 2 x 525,336,576; final norm 4,096: 8,030,261,248.
+    QCOMPARE(parameters(parseShape("llama3.1-8b")), 8030261248.0);
+
+    // Every preset loads and has a source.
+    QCOMPARE(presets().size(), std::size_t(10));
+    for (const Shape &p : presets())
+        QVERIFY2(!p.source.empty(), p.name.c_str());
+}
+
+void TestLlm::flopsPerIteration()
+{
+    // Narayanan et al. 2021 eq. (3), full recomputation, B = 1,536:
+    // 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) = 96 x 1536 x 2048 x 96 x 12288^2
+    // x (1 + 0.027778 + 0.0027127) = 4.5109707533e18.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    QVERIFY(near(hardwareFlops(gpt3, 1536, Recompute::Full), 4.5109707533231063e18, 1e-12));
+    // Without recomputation backward is twice forward: 72 instead of 96 on the layers, the
+    // logits (6 B s h V, never recomputed) the same.
+    const double h = 12288, s = 2048, l = 96, V = 51200, B = 1536;
+    const double model = 72 * B * s * l * h * h * (1 + s / (6 * h)) + 6 * B * s * h * V;
+    QVERIFY(near(modelFlops(gpt3, B), model, 1e-12));
+    QVERIFY(near(hardwareFlops(gpt3, B, Recompute::None), model, 1e-12));
+    // Selective recomputation runs QK^T and attention x V again: 4 B s^2 h l more.
+    QVERIFY(
+        near(hardwareFlops(gpt3, B, Recompute::Selective), model + 4 * B * s * s * h * l, 1e-12));
+}
+
+void TestLlm::activationMemory_data()
+{
+    QTest::addColumn<int>("tensor");
+    QTest::addColumn<int>("recompute");
+    QTest::addColumn<bool>("sp");
+    QTest::addColumn<double>("bytes");
+    // GPT-3 one layer, micro-batch 1: s b h = 2,048 x 12,288 = 25,165,824; 5 a s / h = 80.
+    // Korthikanti et al. 2022 Table 2:
+    // no parallelism: sbh (34 + 5as/h) = 25,165,824 x 114
+    QTest::newRow("none t1") << 1 << 0 << false << 25165824.0 * 114;
+    // tensor parallel: sbh (10 + 24/t + 5as/(ht)) at t = 8: 25,165,824 x (10 + 3 + 10)
+    QTest::newRow("none t8") << 8 << 0 << false << 25165824.0 * 23;
+    // tensor + sequence parallel: sbh/t (34 + 5as/h) = 25,165,824 x 114 / 8
+    QTest::newRow("none t8 sp") << 8 << 0 << true << 25165824.0 * 114 / 8;
+    // tensor + selective: sbh (10 + 24/t) = 25,165,824 x 13
+    QTest::newRow("selective t8") << 8 << 1 << false << 25165824.0 * 13;
+    // tensor + sequence + selective: 34 sbh / t
+    QTest::newRow("selective t8 sp") << 8 << 1 << true << 25165824.0 * 34 / 8;
+    // full recomputation: 2 sbh (the layer's input)
+    QTest::newRow("full t8") << 8 << 2 << false << 25165824.0 * 2;
+}
+
+void TestLlm::activationMemory()
+{
+    QFETCH(int, tensor);
+    QFETCH(int, recompute);
+    QFETCH(bool, sp);
+    QFETCH(double, bytes);
+    const Shape gpt3 = parseShape("gpt3-175b");
+    QCOMPARE(layerActivationBytes(gpt3, 1, tensor, Recompute(recompute), sp), bytes);
+}
+
+void TestLlm::memoryPerGpu()
+{
+    // GPT-3 on 512 GPUs, T8 P8 (d = 8), batch 1,536. The busiest stage is the first: 12 layers
+    // (12 x 1,812,099,072 = 21,745,188,864) and the embeddings (654,311,424; the last stage's
+    // output LayerNorm and tied copy, 51,202 h = 629,170,176, are fewer): 22,399,500,288 / 8 =
+    // 2,799,937,536 parameters a GPU.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const Hardware hw = a100(512);
+    const double params = 2799937536.0;
+    Memory m = llm::memoryPerGpu(gpt3, hw, plan(8, 8, 1, 1, Recompute::Selective, true, 0, 1536));
+    QCOMPARE(m.weights, 2 * params);
+    QCOMPARE(m.gradients, 2 * params);
+    QCOMPARE(m.optimizer, 12 * params);
+    // Korthikanti section 4.2.3: the first stage keeps P micro-batches of L/P layers, i.e. L
+    // layers' worth: 34 s b h L / t = 25,165,824 x 34 x 96 / 8.
+    QCOMPARE(m.activations, 25165824.0 * 34 * 96 / 8);
+    // ZeRO-1 shards the optimizer state over the 8 replicas, ZeRO-3 everything.
+    m = llm::memoryPerGpu(gpt3, hw, plan(8, 8, 1, 1, Recompute::Selective, true, 1, 1536));
+    QCOMPARE(m.optimizer, 12 * params / 8);
+    QCOMPARE(m.gradients, 2 * params);
+    m = llm::memoryPerGpu(gpt3, hw, plan(8, 8, 1, 1, Recompute::Selective, true, 3, 1536));
+    QCOMPARE(m.weights, 2 * params / 8);
+    // Interleaving V = 2 keeps (1 + (P - 1)/(P V)) = 1 + 7/16 times as much.
+    m = llm::memoryPerGpu(gpt3, hw, plan(8, 8, 2, 1, Recompute::Selective, true, 0, 1536));
+    QVERIFY(near(m.activations, 25165824.0 * 34 * 96 / 8 * (1 + 7.0 / 16)));
+    // Unsharded, GPT-3 does not fit on 64 GPUs (T8 P8 d1): the 16 B a parameter alone are 44.8 GB
+    // and the activations without recomputation 96 x 25,165,824 x 23 = 55.6 GB.
+    m = llm::memoryPerGpu(gpt3, a100(64), plan(8, 8, 1, 1, Recompute::None, false, 0, 64));
+    QVERIFY(near(m.activations, 96 * 25165824.0 * 23));
+    QVERIFY(!m.fits());
+}
+
+void TestLlm::bubble()
+{
+    // 1F1B: (P - 1)/(V m) of the pipeline's busy time. T8 P8 on 512 GPUs: d = 8, batch 1,536,
+    // local batch 192, micro-batch 1: m = 192, bubble 7/192; interleaved V = 2: 7/384.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const Hardware hw = a100(512);
+    for (const long long v : {1LL, 2LL}) {
+        const StepTime t
+            = stepTime(gpt3, hw, plan(8, 8, v, 1, Recompute::Selective, true, 1, 1536));
+        QCOMPARE(t.microBatches, 192LL);
+        const double busy = t.compute + t.tensorComm + t.pipelineComm;
+        QVERIFY(near(t.bubble / busy, 7.0 / (192.0 * double(v))));
+        QVERIFY(t.total > busy + t.bubble);
+        QVERIFY(t.mfu > 0 && t.mfu < t.hfu && t.hfu < 1);
+    }
+}
+
+void TestLlm::tensorCommunication()
+{
+    // One all-reduce of a micro-batch's layer output, 2 x 2,048 x 12,288 = 50,331,648 B, over
+    // 8 A100s: ring 2 x 7/8 of it through 12 NVLink3 links at 25 GB/s x 0.88 achieved
+    // (resources/catalog/links.json) = 264 GB/s, plus 14 steps of 2 x 0.6 us:
+    // 3.3367e-4 + 1.68e-5 = 3.5044e-4 s. Four a layer, 96 layers, 1,536 micro-batches.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const StepTime t = stepTime(gpt3, a100(8), plan(8, 1, 1, 1, Recompute::None, false, 0, 1536));
+    QCOMPARE(t.microBatches, 1536LL);
+    QVERIFY(near(t.tensorComm, 1536 * 96 * 4 * 0.00035043781818181813, 1e-6));
+    QCOMPARE(t.pipelineComm, 0.0);
+    QCOMPARE(t.bubble, 0.0);
+    QCOMPARE(t.dataParallel, 0.0);
+}
+
+void TestLlm::pcieWithoutNvlink()
+{
+    // An L40S has no NVLink: tensor parallelism runs over its PCIe Gen4 x16 link, 31.5 GB/s x
+    // 0.82 achieved = 25.83 GB/s, latency 0.2 us (resources/catalog/links.json). One all-reduce
+    // of GPT-3's 50,331,648 B over 2 GPUs: 2 x 1/2 x 50,331,648 / 25.83e9 + 2 x 0.2e-6 s.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const Hardware hw = hardwareOf(catalog::Catalog::builtin(), "L40S", 8, 8, 200);
+    QVERIFY(near(hw.intraBytesPerS, 31.5e9 * 0.82));
+    const StepTime t = stepTime(gpt3, hw, plan(2, 1, 1, 1, Recompute::None, false, 0, 4));
+    const double one = 50331648.0 / (31.5e9 * 0.82) + 2 * 0.2e-6;
+    QVERIFY(near(t.tensorComm, double(t.microBatches) * 96 * 4 * one, 1e-9));
+}
+
+void TestLlm::planRules_data()
+{
+    QTest::addColumn<int>("gpus");
+    QTest::addColumn<int>("tensor");
+    QTest::addColumn<int>("pipeline");
+    QTest::addColumn<int>("micro");
+    QTest::addColumn<QString>("rule");
+    QTest::newRow("T x P must divide GPUs")
+        << 3072 << 8 << 5 << 1 << QStringLiteral("must divide the GPUs (3072)");
+    QTest::newRow("T above heads")
+        << 3072 << 128 << 1 << 1 << QStringLiteral("must not exceed the heads (96)");
+    QTest::newRow("T must divide heads")
+        << 3072 << 64 << 1 << 1 << QStringLiteral("must divide the heads (96)");
+    QTest::newRow("P must divide layers")
+        << 3072 << 8 << 64 << 1 << QStringLiteral("must divide the layers (96)");
+    // 3072 / (8 x 8) = 48 replicas; 1,536 / 48 = 32 sequences each, which 5 does not divide.
+    QTest::newRow("micro must divide local batch")
+        << 3072 << 8 << 8 << 5 << QStringLiteral("must divide the local batch (32");
+    // 3072 / 1 = 3072 replicas cannot share 1,536 sequences.
+    QTest::newRow("replicas must divide batch")
+        << 3072 << 1 << 1 << 1 << QStringLiteral("must divide the global batch (1536)");
+}
+
+void TestLlm::planRules()
+{
+    QFETCH(int, gpus);
+    QFETCH(int, tensor);
+    QFETCH(int, pipeline);
+    QFETCH(int, micro);
+    QFETCH(QString, rule);
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const Plan p = plan(tensor, pipeline, 1, micro, Recompute::None, false, 0, 1536);
+    try {
+        checkPlan(gpt3, a100(gpus), p);
+        QFAIL("no rule broken");
+    } catch (const PlanError &e) {
+        QVERIFY2(std::string(e.what()).find(rule.toStdString()) != std::string::npos, e.what());
+    }
+    // The same plan with its broken number mended passes.
+    checkPlan(gpt3, a100(3072), plan(8, 8, 1, 4, Recompute::None, false, 0, 1536));
+    // Pipelines shard the optimizer state at most (ZeRO-1); ZeRO-2 needs pipeline 1.
+    checkPlan(gpt3, a100(3072), plan(8, 8, 1, 4, Recompute::None, false, 1, 1536));
+    checkPlan(gpt3, a100(3072), plan(8, 1, 1, 4, Recompute::None, false, 2, 1536));
+    QVERIFY_THROWS_EXCEPTION(
+        PlanError, checkPlan(gpt3, a100(3072), plan(8, 8, 1, 4, Recompute::None, false, 2, 1536)));
+}
+
+void TestLlm::shapeErrors_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("zero layers") << QStringLiteral("llm:layers=0,hidden=64,heads=4,seq=16")
+                                 << QStringLiteral("layers");
+    QTest::newRow("negative hidden")
+        << QStringLiteral("llm:layers=2,hidden=-64,heads=4,seq=16") << QStringLiteral("hidden");
+    QTest::newRow("missing seq") << QStringLiteral("llm:layers=2,hidden=64,heads=4")
+                                 << QStringLiteral("seq");
+    QTest::newRow("not a number") << QStringLiteral("llm:layers=2,hidden=6x,heads=4,seq=16")
+                                  << QStringLiteral("hidden");
+    QTest::newRow("unknown key") << QStringLiteral("llm:layers=2,hidden=64,heads=4,seq=16,foo=1")
+                                 << QStringLiteral("foo");
+    QTest::newRow("heads not dividing hidden")
+        << QStringLiteral("llm:layers=2,hidden=64,heads=5,seq=16") << QStringLiteral("heads");
+    QTest::newRow("kv heads") << QStringLiteral("llm:layers=2,hidden=64,heads=4,seq=16,kv_heads=3")
+                              << QStringLiteral("kv_heads");
+    QTest::newRow("zero vocab") << QStringLiteral("llm:layers=2,hidden=64,heads=4,seq=16,vocab=0")
+                                << QStringLiteral("vocab");
+}
+
+void TestLlm::shapeErrors()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, field);
+    try {
+        parseShape(text.toStdString());
+        QFAIL("accepted");
+    } catch (const InputError &e) {
+        QCOMPARE(QString::fromStdString(e.place()), field);
+    }
+    // A good shape takes the defaults: F = 4h, V = 51,200, K = heads.
+    const Shape s = parseShape("llm:layers=2,hidden=64,heads=4,seq=16");
+    QCOMPARE(s.ffn, 256LL);
+    QCOMPARE(s.vocab, 51200LL);
+    QCOMPARE(s.kvHeads, 4LL);
+}
+
+void TestLlm::searchRanksFittingPlans()
+{
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const Hardware hw = a100(1024);
+    const Search found = searchPlans(gpt3, hw, 1536);
+    QVERIFY(!found.plans.empty());
+    QVERIFY(found.tooLarge > 0); // without recomputation and sharding 175B cannot fit
+    QCOMPARE(static_cast<long long>(found.plans.size()) + found.tooLarge, found.valid);
+    for (std::size_t i = 1; i < found.plans.size(); ++i)
+        QVERIFY(found.plans[i - 1].time.total <= found.plans[i].time.total);
+    for (const Evaluated &e : found.plans) {
+        QVERIFY(e.memory.fits());
+        checkPlan(gpt3, hw, e.plan); // every plan listed meets the rules
+    }
+}
+
+QTEST_APPLESS_MAIN(TestLlm)
+#include "tst_llm.moc"
