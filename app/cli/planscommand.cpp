@@ -167,8 +167,11 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
             out << buf;
         }
     } else {
-        out << "  " << valid << " valid plans, " << tooLarge << " do not fit in memory; the "
-            << shown.size() << " fastest:\n";
+        out << "  " << valid << " valid plans, " << tooLarge << " do not fit in memory";
+        if (shown.empty())
+            out << ": no plan fits; try more GPUs, a larger GPU or a smaller batch\n";
+        else
+            out << "; the " << shown.size() << " fastest:\n";
         for (const llm::Evaluated &e : shown)
             printPlan(e, out);
     }
@@ -202,19 +205,26 @@ void addPlansSubcommand(CLI::App &app, PlansOptions &o)
                     "Inter-node line rate per GPU, Gb/s (default 200: one HDR port a GPU)")
         ->check(CLI::Range(0.001, 100000.0));
     cmd->add_option("--top", o.top, "Plans to print (default 10)")->check(wholeNumber(1, 100000));
-    cmd->add_option("--tensor", o.tensor, "Evaluate one plan: tensor-parallel size")
-        ->check(wholeNumber(1, 1'000'000));
+    CLI::Option *tensor
+        = cmd->add_option("--tensor", o.tensor, "Evaluate one plan: tensor-parallel size")
+              ->check(wholeNumber(1, 1'000'000));
     cmd->add_option("--pipeline", o.pipeline, "With --tensor: pipeline stages (default 1)")
-        ->check(wholeNumber(1, 1'000'000));
+        ->check(wholeNumber(1, 1'000'000))
+        ->needs(tensor);
     cmd->add_option("--interleave", o.interleave, "With --tensor: model chunks a stage (default 1)")
-        ->check(wholeNumber(1, 1000));
+        ->check(wholeNumber(1, 1000))
+        ->needs(tensor);
     cmd->add_option("--micro-batch", o.micro, "With --tensor: micro-batch (default 1)")
-        ->check(wholeNumber(1, 1'000'000));
+        ->check(wholeNumber(1, 1'000'000))
+        ->needs(tensor);
     cmd->add_option("--recompute", o.recompute, "With --tensor: none (default), selective, full")
-        ->check(CLI::IsMember({"none", "selective", "full"}));
-    cmd->add_flag("--sequence-parallel", o.sequenceParallel, "With --tensor: sequence parallelism");
+        ->check(CLI::IsMember({"none", "selective", "full"}))
+        ->needs(tensor);
+    cmd->add_flag("--sequence-parallel", o.sequenceParallel, "With --tensor: sequence parallelism")
+        ->needs(tensor);
     cmd->add_option("--zero", o.zero, "With --tensor: ZeRO stage 0-3 (default 0)")
-        ->check(wholeNumber(0, 3));
+        ->check(wholeNumber(0, 3))
+        ->needs(tensor);
     cmd->add_flag("--json", o.json, "Machine-readable output");
 }
 

@@ -13,8 +13,11 @@ namespace clab::llm {
 
 namespace {
 
-constexpr double kWeightBytes = 2;     // bf16 weights
-constexpr double kGradientBytes = 2;   // bf16 gradients, all-reduced as such
+constexpr double kWeightBytes = 2; // bf16 weights
+// fp32 gradients: Megatron-LM accumulates and all-reduces bf16 models' gradients in fp32
+// (accumulate_allreduce_grads_in_fp32, forced for bf16): 18 B a parameter with Adam, or
+// 6 + 12/d with its distributed optimizer (Megatron-LM docs, "Distributed Optimizer").
+constexpr double kGradientBytes = 4;
 constexpr double kOptimizerBytes = 12; // fp32 master weights, Adam's m and v (ZeRO, SC20 3.1)
 constexpr double kActivationBytes = 2; // bf16 activations, as Korthikanti's formulas assume
 constexpr double kBucketBytes = 25e6;  // PyTorch DDP's default bucket (bucket_cap_mb = 25)
@@ -102,7 +105,10 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
 
     const catalog::LinkKind *nvlink
         = gpu->nvlinkGen > 0 ? catalog.link("nvlink" + std::to_string(gpu->nvlinkGen)) : nullptr;
-    if (nvlink && gpu->nvlinkLinks > 0) {
+    // Only SXM boards sit on an NVSwitch baseboard; PCIe and NVL cards pair up over bridges,
+    // so a node's tensor-parallel group crosses PCIe.
+    const bool switched = gpu->formFactor.starts_with("SXM");
+    if (nvlink && gpu->nvlinkLinks > 0 && switched) {
         hw.intraBytesPerS = nvlink->achievedGBps(gpu->nvlinkLinks) * 1e9;
         hw.intraLatencyS = 2 * nvlink->latencyUs * 1e-6; // through the NVSwitch: two links
         hw.notes.push_back("GPUs of a node joined all-to-all by NVSwitch (HGX/DGX), "
@@ -110,7 +116,8 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
     } else if (const catalog::LinkKind *pcie = catalog.pcieLink(gpu->pcie.gen, gpu->pcie.lanes)) {
         hw.intraBytesPerS = pcie->achievedGBps() * 1e9;
         hw.intraLatencyS = pcie->latencyUs * 1e-6;
-        hw.notes.push_back("no NVLink: GPUs of a node talk over " + pcie->id);
+        hw.notes.push_back(std::string(nvlink ? "NVLink bridges join pairs only: " : "no NVLink: ")
+                           + "GPUs of a node talk over " + pcie->id);
     }
     const catalog::LinkKind *ib = catalog.link("ib-hdr");
     const double fraction = ib ? ib->achievedFraction : 1;
@@ -129,6 +136,7 @@ enum class Rule {
     GpusDivide,
     TensorHeads,
     TensorDividesHeads,
+    TensorDividesKvHeads,
     LayersDivide,
     SequenceNeedsTensor,
     InterleaveNeedsPipeline,
@@ -150,6 +158,8 @@ Rule brokenRule(const Shape &s, const Hardware &hw, const Plan &p)
         return Rule::TensorHeads;
     if (s.heads % p.tensor != 0)
         return Rule::TensorDividesHeads;
+    if (s.kvHeads % p.tensor != 0)
+        return Rule::TensorDividesKvHeads;
     if (s.layers % (p.pipeline * p.interleave) != 0)
         return Rule::LayersDivide;
     if (p.sequenceParallel && p.tensor == 1)
@@ -191,6 +201,10 @@ void checkPlan(const Shape &s, const Hardware &hw, const Plan &p)
                         + ")");
     case Rule::TensorDividesHeads:
         throw PlanError("tensor (" + n(p.tensor) + ") must divide the heads (" + n(s.heads) + ")");
+    case Rule::TensorDividesKvHeads:
+        // Megatron-LM splits the key-value groups too (num_query_groups % tensor == 0).
+        throw PlanError("tensor (" + n(p.tensor) + ") must divide the key-value heads ("
+                        + n(s.kvHeads) + ")");
     case Rule::LayersDivide:
         throw PlanError("pipeline x interleave (" + n(p.pipeline * p.interleave)
                         + ") must divide the layers (" + n(s.layers) + ")");
@@ -300,12 +314,20 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
         const double bw = inNode ? hw.intraBytesPerS : hw.netBytesPerS;
         const double lat = inNode ? hw.intraLatencyS : hw.netLatencyS;
         const double bytes = kGradientBytes * params;
-        // ZeRO-3 gathers the weights again in backward: 3 (d-1)/d of the bytes, not 2.
-        const double volume = p.zero >= 3 ? 1.5 : 1;
-        const double reduce = volume * allReduce(bytes, d, bw, lat);
         const double buckets = std::max(1.0, std::ceil(bytes / kBucketBytes));
         const double backward = computeMb * 2.0 / 3.0;
-        t.dataParallel = std::max(reduce / buckets, reduce - backward);
+        if (p.zero >= 2) {
+            // Sharded gradients are reduce-scattered after every micro-batch (half a ring
+            // all-reduce each); ZeRO-3 also gathers the bf16 weights for its forward and again
+            // for its backward. Each overlaps the micro-batch's compute.
+            const double scatter = allReduce(bytes, d, bw, lat) / 2;
+            const double gather = allReduce(kWeightBytes * params, d, bw, lat) / 2;
+            const double moved = scatter + (p.zero >= 3 ? 2 * gather : 0);
+            t.dataParallel = m * std::max(moved / buckets, moved - computeMb);
+        } else {
+            const double reduce = allReduce(bytes, d, bw, lat);
+            t.dataParallel = std::max(reduce / buckets, reduce - backward);
+        }
     }
     // Adam reads and writes its 16 B a parameter once (as model/perf does), on this GPU's shard.
     const double shard = params / (p.zero >= 1 ? double(d) : 1);
@@ -326,7 +348,7 @@ Search searchPlans(const Shape &s, const Hardware &hw, long long globalBatch)
     Plan p;
     p.globalBatch = globalBatch;
     const auto fits = [&] { return brokenRule(s, hw, p) == Rule::None; };
-    for (long long t = 1; t <= std::min(hw.gpusPerNode, s.heads); t *= 2) {
+    for (long long t = 1; t <= std::min(hw.gpusPerNode, s.kvHeads); t *= 2) {
         for (long long pp = 1; pp <= s.layers; ++pp) {
             if (s.layers % pp != 0 || hw.gpus % (t * pp) != 0)
                 continue;
@@ -361,9 +383,13 @@ Search searchPlans(const Shape &s, const Hardware &hw, long long globalBatch)
             }
         }
     }
-    std::stable_sort(
-        out.plans.begin(), out.plans.end(),
-        [](const Evaluated &a, const Evaluated &b) { return a.time.total < b.time.total; });
+    // Equal times (sequence parallelism moves the same bytes) go to the plan using less memory.
+    std::stable_sort(out.plans.begin(), out.plans.end(),
+                     [](const Evaluated &a, const Evaluated &b) {
+                         if (a.time.total != b.time.total)
+                             return a.time.total < b.time.total;
+                         return a.memory.total() < b.memory.total();
+                     });
     return out;
 }
 

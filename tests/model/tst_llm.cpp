@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -54,6 +55,8 @@ private Q_SLOTS:
     void bubble();
     void tensorCommunication();
     void pcieWithoutNvlink();
+    void bridgedCardsUsePcie();
+    void shardedGradientsMoveEveryMicroBatch();
     void planRules_data();
     void planRules();
     void shapeErrors_data();
@@ -153,8 +156,9 @@ void TestLlm::memoryPerGpu()
     const Hardware hw = a100(512);
     const double params = 2799937536.0;
     Memory m = llm::memoryPerGpu(gpt3, hw, plan(8, 8, 1, 1, Recompute::Selective, true, 0, 1536));
+    // Megatron-LM keeps a bf16 model's gradients in fp32: 2 + 4 + 12 = 18 B a parameter.
     QCOMPARE(m.weights, 2 * params);
-    QCOMPARE(m.gradients, 2 * params);
+    QCOMPARE(m.gradients, 4 * params);
     QCOMPARE(m.optimizer, 12 * params);
     // Korthikanti section 4.2.3: the first stage keeps P micro-batches of L/P layers, i.e. L
     // layers' worth: 34 s b h L / t = 25,165,824 x 34 x 96 / 8.
@@ -162,13 +166,13 @@ void TestLlm::memoryPerGpu()
     // ZeRO-1 shards the optimizer state over the 8 replicas, ZeRO-3 everything.
     m = llm::memoryPerGpu(gpt3, hw, plan(8, 8, 1, 1, Recompute::Selective, true, 1, 1536));
     QCOMPARE(m.optimizer, 12 * params / 8);
-    QCOMPARE(m.gradients, 2 * params);
+    QCOMPARE(m.gradients, 4 * params);
     m = llm::memoryPerGpu(gpt3, hw, plan(8, 8, 1, 1, Recompute::Selective, true, 3, 1536));
     QCOMPARE(m.weights, 2 * params / 8);
     // Interleaving V = 2 keeps (1 + (P - 1)/(P V)) = 1 + 7/16 times as much.
     m = llm::memoryPerGpu(gpt3, hw, plan(8, 8, 2, 1, Recompute::Selective, true, 0, 1536));
     QVERIFY(near(m.activations, 25165824.0 * 34 * 96 / 8 * (1 + 7.0 / 16)));
-    // Unsharded, GPT-3 does not fit on 64 GPUs (T8 P8 d1): the 16 B a parameter alone are 44.8 GB
+    // Unsharded, GPT-3 does not fit on 64 GPUs (T8 P8 d1): the 18 B a parameter alone are 50.4 GB
     // and the activations without recomputation 96 x 25,165,824 x 23 = 55.6 GB.
     m = llm::memoryPerGpu(gpt3, a100(64), plan(8, 8, 1, 1, Recompute::None, false, 0, 64));
     QVERIFY(near(m.activations, 96 * 25165824.0 * 23));
@@ -220,6 +224,36 @@ void TestLlm::pcieWithoutNvlink()
     QVERIFY(near(t.tensorComm, double(t.microBatches) * 96 * 4 * one, 1e-9));
 }
 
+void TestLlm::bridgedCardsUsePcie()
+{
+    // An A100 PCIe card has 12 NVLink3 links, but only to the one card its bridge joins: a
+    // tensor-parallel group of a node crosses PCIe Gen4 x16 (31.5 GB/s x 0.82), as on an L40S.
+    const Hardware hw = hardwareOf(catalog::Catalog::builtin(), "A100-PCIe-80GB", 8, 8, 200);
+    QVERIFY(near(hw.intraBytesPerS, 31.5e9 * 0.82));
+    QVERIFY(std::any_of(hw.notes.begin(), hw.notes.end(), [](const std::string &n) {
+        return n.find("bridges join pairs only") != std::string::npos;
+    }));
+    QVERIFY(near(a100(8).intraBytesPerS, 264e9)); // the SXM board's NVSwitch
+}
+
+void TestLlm::shardedGradientsMoveEveryMicroBatch()
+{
+    // GPT-3, T8 P1 on 64 A100s (d = 8), micro-batch 1: batch 64 is 8 micro-batches a replica,
+    // batch 128 sixteen. ZeRO-2 reduce-scatters the gradients after each, so its exposed
+    // data-parallel time doubles with them; ZeRO-1 all-reduces once a step and does not grow.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const Hardware hw = a100(64);
+    const auto exposed = [&](int zero, long long batch) {
+        return stepTime(gpt3, hw, plan(8, 1, 1, 1, Recompute::Selective, true, zero, batch))
+            .dataParallel;
+    };
+    QVERIFY(exposed(2, 64) > 0);
+    QVERIFY(near(exposed(2, 128), 2 * exposed(2, 64)));
+    QVERIFY(exposed(1, 128) <= exposed(1, 64));
+    // ZeRO-3 also gathers the weights twice a micro-batch: more than ZeRO-2.
+    QVERIFY(exposed(3, 64) > exposed(2, 64));
+}
+
 void TestLlm::planRules_data()
 {
     QTest::addColumn<int>("gpus");
@@ -263,6 +297,17 @@ void TestLlm::planRules()
     // Pipelines shard the optimizer state at most (ZeRO-1); ZeRO-2 needs pipeline 1.
     checkPlan(gpt3, a100(3072), plan(8, 8, 1, 4, Recompute::None, false, 1, 1536));
     checkPlan(gpt3, a100(3072), plan(8, 1, 1, 4, Recompute::None, false, 2, 1536));
+    // Tensor parallelism splits the key-value heads too (grouped-query attention).
+    const Shape gqa = parseShape("llm:layers=2,hidden=512,heads=8,kv_heads=2,seq=16");
+    checkPlan(gqa, a100(8), plan(2, 1, 1, 1, Recompute::None, false, 0, 4));
+    try {
+        checkPlan(gqa, a100(8), plan(4, 1, 1, 1, Recompute::None, false, 0, 4));
+        QFAIL("no rule broken");
+    } catch (const PlanError &e) {
+        QVERIFY2(std::string(e.what()).find("must divide the key-value heads (2)")
+                     != std::string::npos,
+                 e.what());
+    }
     QVERIFY_THROWS_EXCEPTION(
         PlanError, checkPlan(gpt3, a100(3072), plan(8, 8, 1, 4, Recompute::None, false, 2, 1536)));
 }
@@ -314,8 +359,12 @@ void TestLlm::searchRanksFittingPlans()
     QVERIFY(!found.plans.empty());
     QVERIFY(found.tooLarge > 0); // without recomputation and sharding 175B cannot fit
     QCOMPARE(static_cast<long long>(found.plans.size()) + found.tooLarge, found.valid);
-    for (std::size_t i = 1; i < found.plans.size(); ++i)
-        QVERIFY(found.plans[i - 1].time.total <= found.plans[i].time.total);
+    for (std::size_t i = 1; i < found.plans.size(); ++i) {
+        const Evaluated &a = found.plans[i - 1], &b = found.plans[i];
+        QVERIFY(a.time.total <= b.time.total);
+        if (a.time.total == b.time.total) // a tie goes to the plan using less memory
+            QVERIFY(a.memory.total() <= b.memory.total());
+    }
     for (const Evaluated &e : found.plans) {
         QVERIFY(e.memory.fits());
         checkPlan(gpt3, hw, e.plan); // every plan listed meets the rules
