@@ -318,12 +318,16 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
         const double backward = computeMb * 2.0 / 3.0;
         if (p.zero >= 2) {
             // Sharded gradients are reduce-scattered after every micro-batch (half a ring
-            // all-reduce each); ZeRO-3 also gathers the bf16 weights for its forward and again
-            // for its backward. Each overlaps the micro-batch's compute.
+            // all-reduce each); ZeRO-3 also gathers the bf16 weights for each micro-batch's
+            // forward and again for its backward. A gather hides only behind the pass it feeds
+            // (forward ⅓ of the compute, backward ⅔); at least one bucket shows.
             const double scatter = allReduce(bytes, d, bw, lat) / 2;
-            const double gather = allReduce(kWeightBytes * params, d, bw, lat) / 2;
-            const double moved = scatter + (p.zero >= 3 ? 2 * gather : 0);
-            t.dataParallel = m * std::max(moved / buckets, moved - computeMb);
+            const double gather
+                = p.zero >= 3 ? allReduce(kWeightBytes * params, d, bw, lat) / 2 : 0;
+            const double forward = computeMb - backward;
+            const double exposedMb
+                = std::max(gather - forward, 0.0) + std::max(gather + scatter - backward, 0.0);
+            t.dataParallel = m * std::max((scatter + 2 * gather) / buckets, exposedMb);
         } else {
             const double reduce = allReduce(bytes, d, bw, lat);
             t.dataParallel = std::max(reduce / buckets, reduce - backward);
