@@ -12,12 +12,43 @@
 
 #include <cstdio>
 #include <ostream>
+#include <string>
 
 namespace clab::cli {
 
 namespace {
 
-constexpr double kGB = 1e9;
+constexpr double kGiB = double(1ull << 30);
+
+// "7.555 s", "12.3 ms", "41.0 us": three figures whatever the model's size.
+std::string seconds(double s)
+{
+    char buf[32];
+    if (s == 0)
+        return "0";
+    if (s >= 1)
+        std::snprintf(buf, sizeof buf, "%.3f s", s);
+    else if (s >= 1e-3)
+        std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g us", s * 1e6);
+    return buf;
+}
+
+// "174.6 B", "124.4 M", "2.1 T", "96.0 k" parameters.
+std::string count(double n)
+{
+    char buf[32];
+    if (n >= 1e12)
+        std::snprintf(buf, sizeof buf, "%.2f T", n / 1e12);
+    else if (n >= 1e9)
+        std::snprintf(buf, sizeof buf, "%.1f B", n / 1e9);
+    else if (n >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.1f M", n / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f k", n / 1e3);
+    return buf;
+}
 
 OrderedJson toJson(const llm::Evaluated &e)
 {
@@ -30,20 +61,17 @@ OrderedJson toJson(const llm::Evaluated &e)
     j["sequence_parallel"] = e.plan.sequenceParallel;
     j["zero"] = e.plan.zero;
     j["fits"] = e.memory.fits();
-    j["memory_gb"]
-        = {{"weights", e.memory.weights / kGB},     {"gradients", e.memory.gradients / kGB},
-           {"optimizer", e.memory.optimizer / kGB}, {"activations", e.memory.activations / kGB},
-           {"buffers", e.memory.buffers / kGB},     {"total", e.memory.total() / kGB},
-           {"capacity", e.memory.capacity / kGB}};
+    j["memory_gib"]
+        = {{"weights", e.memory.weights / kGiB},     {"gradients", e.memory.gradients / kGiB},
+           {"optimizer", e.memory.optimizer / kGiB}, {"activations", e.memory.activations / kGiB},
+           {"buffers", e.memory.buffers / kGiB},     {"total", e.memory.total() / kGiB},
+           {"capacity", e.memory.capacity / kGiB}};
     const llm::StepTime &t = e.time;
     j["micro_batches"] = t.microBatches;
-    j["step_s"] = {{"compute", t.compute},
-                   {"tensor_comm", t.tensorComm},
-                   {"pipeline_comm", t.pipelineComm},
-                   {"bubble", t.bubble},
-                   {"data_parallel_exposed", t.dataParallel},
-                   {"optimizer", t.optimizer},
-                   {"total", t.total}};
+    j["step_s"] = {{"compute", t.compute},        {"elementwise", t.elementwise},
+                   {"tensor_comm", t.tensorComm}, {"pipeline_comm", t.pipelineComm},
+                   {"bubble", t.bubble},          {"data_parallel_exposed", t.dataParallel},
+                   {"optimizer", t.optimizer},    {"total", t.total}};
     j["mfu"] = t.mfu;
     j["hfu"] = t.hfu;
     j["tflops_per_gpu"] = t.tflopsPerGpu;
@@ -56,22 +84,21 @@ void printPlan(const llm::Evaluated &e, std::ostream &out)
     const llm::Memory &m = e.memory;
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "  %-28s step %8.3f s  MFU %5.1f %%  HFU %5.1f %%  %6.1f TFLOP/s/GPU  "
-                  "memory %5.1f of %.0f GB\n",
-                  llm::describe(e.plan).c_str(), t.total, 100 * t.mfu, 100 * t.hfu, t.tflopsPerGpu,
-                  m.total() / kGB, m.capacity / kGB);
+                  "  %-28s step %10s  MFU %5.1f %%  HFU %5.1f %%  %6.1f TFLOP/s/GPU  "
+                  "memory %5.1f of %.0f GiB\n",
+                  llm::describe(e.plan).c_str(), seconds(t.total).c_str(), 100 * t.mfu, 100 * t.hfu,
+                  t.tflopsPerGpu, m.total() / kGiB, m.capacity / kGiB);
     out << buf;
+    out << "      time: matrices " << seconds(t.compute) << ", element-wise "
+        << seconds(t.elementwise) << ", tensor comm " << seconds(t.tensorComm) << ", pipeline comm "
+        << seconds(t.pipelineComm) << ", bubble " << seconds(t.bubble) << ", data-parallel exposed "
+        << seconds(t.dataParallel) << ", optimizer " << seconds(t.optimizer) << " ("
+        << t.microBatches << (t.microBatches == 1 ? " micro-batch)\n" : " micro-batches)\n");
     std::snprintf(buf, sizeof buf,
-                  "      time: compute %.3f, tensor comm %.3f, pipeline comm %.3f, bubble %.3f, "
-                  "data-parallel exposed %.3f, optimizer %.3f s (%lld micro-batches)\n",
-                  t.compute, t.tensorComm, t.pipelineComm, t.bubble, t.dataParallel, t.optimizer,
-                  t.microBatches);
-    out << buf;
-    std::snprintf(buf, sizeof buf,
-                  "      memory GB: weights %.1f, gradients %.1f, optimizer %.1f, activations "
+                  "      memory GiB: weights %.1f, gradients %.1f, optimizer %.1f, activations "
                   "%.1f, buffers %.1f\n",
-                  m.weights / kGB, m.gradients / kGB, m.optimizer / kGB, m.activations / kGB,
-                  m.buffers / kGB);
+                  m.weights / kGiB, m.gradients / kGiB, m.optimizer / kGiB, m.activations / kGiB,
+                  m.buffers / kGiB);
     out << buf;
 }
 
@@ -154,16 +181,16 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
     }
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "%s (%.1f B parameters) on %lld x %s (%lld a node), global batch %lld\n",
-                  shape.name.c_str(), llm::parameters(shape) / 1e9, hw.gpus, hw.gpu.c_str(),
-                  hw.gpusPerNode, batch);
+                  "%s (%s parameters) on %lld x %s (%lld a node), global batch %lld\n",
+                  shape.name.c_str(), count(llm::parameters(shape)).c_str(), hw.gpus,
+                  hw.gpu.c_str(), hw.gpusPerNode, batch);
     out << buf;
     if (o.tensor > 0) {
         const llm::Evaluated &e = shown.front();
         printPlan(e, out);
         if (!e.memory.fits()) {
-            std::snprintf(buf, sizeof buf, "  does not fit: %.1f GB over the %.0f GB a GPU has\n",
-                          (e.memory.total() - e.memory.capacity) / kGB, e.memory.capacity / kGB);
+            std::snprintf(buf, sizeof buf, "  does not fit: %.1f GiB over the %.0f GiB a GPU has\n",
+                          (e.memory.total() - e.memory.capacity) / kGiB, e.memory.capacity / kGiB);
             out << buf;
         }
     } else {

@@ -24,14 +24,24 @@ constexpr double kBucketBytes = 25e6;  // PyTorch DDP's default bucket (bucket_c
 constexpr double kReservedBytes = 1.0 * (1ull << 30); // CUDA context, NCCL, cuBLAS workspace
 constexpr double kLogitBytes = 4;                     // fp32 logits for the cross entropy
 
-// Ring all-reduce of `bytes` over n GPUs: 2 (n-1)/n of the bytes through each GPU's link, and
-// 2 (n-1) steps of latency.
+// NCCL reaches half its bandwidth at about this message size (Hockney's n½): a least-squares
+// fit of t = 2 (n-1)/n (bytes + n½) / bandwidth to nccl-tests all_reduce_perf on 8 A100-SXM4
+// on NVSwitch, 1 MiB to 8 GiB (microsoft/superbenchmark tests/data/nccl_allreduce.log @700d650:
+// 157 GB/s bus bandwidth at 32 MiB, 235 GB/s at 8 GiB) gives n½ = 10 MB within 12 % of every
+// size. Applied to every collective: tensor-parallel messages are tens of MB, where it matters.
+constexpr double kCollectiveHalfBytes = 10e6;
+// Megatron-LM's vocabulary-parallel cross entropy reads the fp32 logits three times (max, sum of
+// exponentials, gradient) and writes their gradient once: 16 B a token and vocabulary entry.
+constexpr double kCrossEntropyBytes = 16;
+
+// Ring all-reduce of `bytes` over n GPUs: 2 (n-1)/n of the bytes (and n½) through each GPU's
+// link, and 2 (n-1) steps of latency.
 double allReduce(double bytes, long long n, double bytesPerS, double latencyS)
 {
     if (n <= 1)
         return 0;
     const double k = double(n - 1) / double(n);
-    return 2 * k * bytes / bytesPerS + 2 * double(n - 1) * latencyS;
+    return 2 * k * (bytes + kCollectiveHalfBytes) / bytesPerS + 2 * double(n - 1) * latencyS;
 }
 
 long long dataParallel(const Hardware &hw, const Plan &p)
@@ -94,7 +104,9 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
     hw.gemmFlops = rates.gemmFlops;
     hw.peakFlops = rates.peakFlops;
     hw.memBytesPerS = rates.memBytesPerS;
-    hw.memoryBytes = gpu->memGB * 1e9;
+    // A card's "GB" are nearer GiB: NVIDIA's MLPerf v4.0 H200 system JSON gives the 141 GB card
+    // 143,771 MiB (140.4 GiB); 141 x 10^9 would understate it by 7 %.
+    hw.memoryBytes = gpu->memGB * double(1ull << 30);
     if (!rates.note.empty())
         hw.notes.push_back(rates.note);
     // One constant for every transformer: the GEMM efficiency ComposeLab's calibration fits to
@@ -239,21 +251,31 @@ Memory memoryPerGpu(const Shape &s, const Hardware &hw, const Plan &p)
     m.optimizer = kOptimizerBytes * params / (p.zero >= 1 ? d : 1);
 
     // 1F1B: the first stage holds the activations of min(m, P) micro-batches of its L/P layers;
-    // interleaving adds (1 + (P-1)/(P V)) (Korthikanti et al. 2022, section 4.2.3).
+    // interleaving adds (1 + (P-1)/(P V)) (Korthikanti et al. 2022, section 4.2.3). The last
+    // stage holds one micro-batch's, and the fp32 logits for the loss; the busier of the two is
+    // the one that must fit.
     const long long micro = p.globalBatch / dataParallel(hw, p) / p.micro;
     const double inFlight = double(std::min(micro, p.pipeline));
     const double interleaved
         = p.interleave > 1 ? 1 + double(p.pipeline - 1) / double(p.pipeline * p.interleave) : 1;
-    const double perLayer
-        = layerActivationBytes(s, p.micro, p.tensor, p.recompute, p.sequenceParallel);
-    m.activations = perLayer * double(s.layers) / double(p.pipeline) * inFlight * interleaved;
-    if (p.recompute == Recompute::Full) // one layer's activations rebuilt during its backward
-        m.activations
-            += layerActivationBytes(s, p.micro, p.tensor, Recompute::None, p.sequenceParallel);
-    // The last stage's fp32 logits for the loss, a gradient bucket being reduced and one filling.
+    const double stage = layerActivationBytes(s, p.micro, p.tensor, p.recompute, p.sequenceParallel)
+                         * double(s.layers) / double(p.pipeline) * interleaved;
+    double recomputed = 0; // one layer's activations rebuilt during its backward
+    if (p.recompute == Recompute::Full)
+        recomputed
+            = layerActivationBytes(s, p.micro, p.tensor, Recompute::None, p.sequenceParallel);
     const double logits
         = kLogitBytes * double(s.seq) * double(p.micro) * double(s.vocab) / double(p.tensor);
-    m.buffers = kReservedBytes + logits + 2 * kBucketBytes;
+    const double first = stage * inFlight + recomputed;
+    const double last = stage + recomputed;
+    const bool lastBusier = p.pipeline == 1 || last + logits > first;
+    m.activations = lastBusier ? (p.pipeline == 1 ? first : last) : first;
+    // ZeRO-3 gathers each layer's whole weights before using it: the layer being computed and
+    // the next one being fetched.
+    const double gathered
+        = p.zero >= 3 ? 2 * kWeightBytes * layerParameters(s) / double(p.tensor) : 0;
+    // CUDA context and workspaces, a gradient bucket being reduced and one filling.
+    m.buffers = kReservedBytes + (lastBusier ? logits : 0) + gathered + 2 * kBucketBytes;
     return m;
 }
 
@@ -272,6 +294,14 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
         = mb * (layerFlops / double(s.layers) * layersPerStage + 3 * logitForwardFlops(s))
           / double(p.tensor);
     const double computeMb = stageFlops / rate;
+    // Element-wise kernels stream their tensors through HBM (LLM.md, "Element-wise traffic").
+    const double crossEntropy
+        = kCrossEntropyBytes * double(s.seq) * mb * double(s.vocab) / double(p.tensor);
+    const double elementwiseMb
+        = (layersPerStage
+               * layerElementwiseBytes(s, p.micro, p.tensor, p.recompute, p.sequenceParallel)
+           + crossEntropy)
+          / hw.memBytesPerS;
 
     // Tensor parallelism: 2 all-reduces a layer forward and 2 backward (and 2 more for the
     // forward a full recomputation runs again) of the layer's s b h output; sequence parallelism
@@ -301,9 +331,10 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
 
     const double m = double(t.microBatches);
     t.compute = m * computeMb;
+    t.elementwise = m * elementwiseMb;
     t.tensorComm = m * tensorMb;
     t.pipelineComm = m * pipelineMb;
-    const double perMb = computeMb + tensorMb + pipelineMb;
+    const double perMb = computeMb + elementwiseMb + tensorMb + pipelineMb;
     t.bubble = double(p.pipeline - 1) / double(p.interleave) * perMb;
 
     // Data parallelism: the gradients all-reduced in buckets as backward produces them; what the
@@ -315,7 +346,7 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
         const double lat = inNode ? hw.intraLatencyS : hw.netLatencyS;
         const double bytes = kGradientBytes * params;
         const double buckets = std::max(1.0, std::ceil(bytes / kBucketBytes));
-        const double backward = computeMb * 2.0 / 3.0;
+        const double backward = (computeMb + elementwiseMb) * 2.0 / 3.0;
         if (p.zero >= 2) {
             // Sharded gradients are reduce-scattered after every micro-batch (half a ring
             // all-reduce each); ZeRO-3 also gathers the bf16 weights for each micro-batch's
@@ -324,7 +355,7 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
             const double scatter = allReduce(bytes, d, bw, lat) / 2;
             const double gather
                 = p.zero >= 3 ? allReduce(kWeightBytes * params, d, bw, lat) / 2 : 0;
-            const double forward = computeMb - backward;
+            const double forward = computeMb + elementwiseMb - backward;
             const double exposedMb
                 = std::max(gather - forward, 0.0) + std::max(gather + scatter - backward, 0.0);
             t.dataParallel = m * std::max((scatter + 2 * gather) / buckets, exposedMb);
@@ -337,7 +368,8 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
     const double shard = params / (p.zero >= 1 ? double(d) : 1);
     t.optimizer = shard * 16 * 2 / hw.memBytesPerS;
 
-    t.total = t.compute + t.tensorComm + t.pipelineComm + t.bubble + t.dataParallel + t.optimizer;
+    t.total = t.compute + t.elementwise + t.tensorComm + t.pipelineComm + t.bubble + t.dataParallel
+              + t.optimizer;
     const double gpuSeconds = t.total * double(hw.gpus);
     const double batch = double(p.globalBatch);
     t.mfu = modelFlops(s, batch) / (gpuSeconds * hw.peakFlops);

@@ -42,8 +42,9 @@ void check(const Shape &s, const std::string &where, const std::string &place)
         if (value <= 0)
             fail(field, "must be a positive whole number, found " + std::to_string(value));
         if (value > kMaxSize)
-            fail(field, "must be at most " + std::to_string(kMaxSize) + ", found "
-                            + std::to_string(value));
+            fail(field,
+                 "must be at most " + std::to_string(kMaxSize) + ", found " + std::to_string(value)
+                     + (std::string_view(field) == "ffn" ? " (4 x hidden unless given)" : ""));
     }
     if (s.hidden % s.heads != 0)
         fail("heads", "must divide hidden (" + std::to_string(s.hidden) + "), found "
@@ -273,6 +274,41 @@ double layerActivationBytes(const Shape &s, long long micro, long long tensor, R
     if (sequenceParallel)
         return (whole + split + scores) / t;
     return whole + (split + scores) / t;
+}
+
+double layerElementwiseBytes(const Shape &s, long long micro, long long tensor, Recompute r,
+                             bool sequenceParallel)
+{
+    // Per token, counting each fused kernel's reads and writes of 2-byte tensors (1-byte masks),
+    // as Megatron-LM runs them without fused attention: two LayerNorms (read x, write y; backward
+    // reads dy and x, writes dx), two bias-dropout-adds (read input and residual, write the sum
+    // and the mask; backward reads dy and the mask, writes dx), the MLP activation (GELU: read
+    // and write F; SwiGLU: read gate and up, write F; backward reads what forward read and dy,
+    // writes the input gradients), the causal softmax over a x s scores (read, write; backward
+    // reads dy and y, writes dx) and its dropout (read, write, mask; backward dy, mask, dx).
+    const double h = double(s.hidden);
+    const double f = double(s.ffn);
+    const double scores = double(s.heads) * double(s.seq);
+    const bool swiglu = s.mlp == Mlp::SwiGlu;
+    const double hForward = 2 * (2 + 2) + 2 * (2 + 2 + 2 + 1);  // 22 h
+    const double hBackward = 2 * (2 + 2 + 2) + 2 * (2 + 1 + 2); // 22 h
+    const double fForward = swiglu ? 6 : 4;
+    const double fBackward = swiglu ? 10 : 6;
+    const double aForward = (2 + 2) + (2 + 2 + 1);      // 9 a s
+    const double aBackward = (2 + 2 + 2) + (2 + 1 + 2); // 11 a s
+    double hBytes = (hForward + hBackward) * h;
+    double splitBytes = (fForward + fBackward) * f + (aForward + aBackward) * scores;
+    if (r == Recompute::Selective) // the softmax and its dropout run again
+        splitBytes += aForward * scores;
+    if (r == Recompute::Full) { // the whole forward runs again
+        hBytes += hForward * h;
+        splitBytes += fForward * f + aForward * scores;
+    }
+    // Tensor parallelism splits the MLP and the attention heads; the LayerNorms and dropouts on
+    // s x h run whole on every GPU of the group unless sequence parallelism splits them too.
+    const double t = double(tensor);
+    const double tokens = double(s.seq) * double(micro);
+    return tokens * ((sequenceParallel ? hBytes / t : hBytes) + splitBytes / t);
 }
 
 } // namespace clab::llm

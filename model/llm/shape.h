@@ -63,4 +63,10 @@ double hardwareFlops(const Shape &s, double batch, Recompute r);
 double layerActivationBytes(const Shape &s, long long micro, long long tensor, Recompute r,
                             bool sequenceParallel);
 
+// HBM bytes one GPU's element-wise kernels of one layer read and write for one micro-batch,
+// forward, backward and any recomputed forward: LayerNorms, bias-dropout-adds, the MLP's
+// activation, the attention's softmax and dropout (LLM.md, "Element-wise traffic").
+double layerElementwiseBytes(const Shape &s, long long micro, long long tensor, Recompute r,
+                             bool sequenceParallel);
+
 } // namespace clab::llm

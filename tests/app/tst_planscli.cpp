@@ -34,8 +34,9 @@ void TestPlansCli::searchJson()
         last = total;
         // Each plan's step is the sum of its parts.
         const auto &s = p.at("step_s");
-        const double sum = s.at("compute").get<double>() + s.at("tensor_comm").get<double>()
-                           + s.at("pipeline_comm").get<double>() + s.at("bubble").get<double>()
+        const double sum = s.at("compute").get<double>() + s.at("elementwise").get<double>()
+                           + s.at("tensor_comm").get<double>() + s.at("pipeline_comm").get<double>()
+                           + s.at("bubble").get<double>()
                            + s.at("data_parallel_exposed").get<double>()
                            + s.at("optimizer").get<double>();
         QVERIFY(std::abs(sum - total) < 1e-9 * total);
@@ -68,7 +69,15 @@ void TestPlansCli::onePlanText()
     QVERIFY2(r.status == 0, r.err.c_str());
     QVERIFY2(r.out.find("T8 P8 V1 M1 none") != std::string::npos, r.out.c_str());
     QVERIFY2(r.out.find("does not fit: ") != std::string::npos, r.out.c_str());
-    QVERIFY2(r.out.find("GB over the 80 GB") != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find("GiB over the 80 GiB") != std::string::npos, r.out.c_str());
+
+    // A tiny model's figures keep three digits: parameters in millions, times in ms or us.
+    r = test::run({"plans", "--benchmark", toy, "--gpu", "A100-SXM4-80GB", "--gpus", "8",
+                   "--global-batch", "8", "--tensor", "2", "--pipeline", "2"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QVERIFY2(r.out.find("(3.4 M parameters)") != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find(" us") != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find("0.000 s") == std::string::npos, r.out.c_str());
 }
 
 void TestPlansCli::badInput()

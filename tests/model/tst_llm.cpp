@@ -52,6 +52,7 @@ private Q_SLOTS:
     void activationMemory_data();
     void activationMemory();
     void memoryPerGpu();
+    void elementwiseTraffic();
     void bubble();
     void tensorCommunication();
     void pcieWithoutNvlink();
@@ -177,6 +178,48 @@ void TestLlm::memoryPerGpu()
     m = llm::memoryPerGpu(gpt3, a100(64), plan(8, 8, 1, 1, Recompute::None, false, 0, 64));
     QVERIFY(near(m.activations, 96 * 25165824.0 * 23));
     QVERIFY(!m.fits());
+    QCOMPARE(m.capacity, 80.0 * 1024 * 1024 * 1024); // an "80 GB" card's 81,920 MiB
+
+    // One micro-batch a replica (T8 P2 on 16 GPUs, batch 1): both stages hold one micro-batch's
+    // 48 layers, and the last also the fp32 logits, 4 x 2,048 x 51,200 / 8 = 52,428,800 B: the
+    // last stage is the busier. With two micro-batches the first holds twice its layers' worth.
+    const double stage = 25165824.0 * 34 / 8 * 48;
+    const double logits = 4 * 2048 * 51200 / 8.0;
+    const double fixed = double(1ull << 30) + 2 * 25e6;
+    m = llm::memoryPerGpu(gpt3, a100(16), plan(8, 2, 1, 1, Recompute::Selective, true, 0, 1));
+    QVERIFY(near(m.activations, stage));
+    QVERIFY(near(m.buffers, fixed + logits));
+    m = llm::memoryPerGpu(gpt3, a100(16), plan(8, 2, 1, 1, Recompute::Selective, true, 0, 2));
+    QVERIFY(near(m.activations, 2 * stage));
+    QVERIFY(near(m.buffers, fixed));
+    // ZeRO-3 (pipeline 1, T8 on 64 GPUs) holds two layers' whole bf16 weights, gathered:
+    // 2 x 2 x 1,812,099,072 / 8.
+    m = llm::memoryPerGpu(gpt3, a100(64), plan(8, 1, 1, 1, Recompute::Selective, true, 3, 64));
+    QVERIFY(near(m.buffers, fixed + logits + 2 * 2 * 1812099072.0 / 8));
+}
+
+void TestLlm::elementwiseTraffic()
+{
+    // GPT-3 175B (h 12,288, F 49,152, a 96, s 2,048), T8 with sequence parallelism, selective
+    // recomputation, one sequence: per token 44 h / 8 (LayerNorms, dropout-adds) + (10 F + (9 +
+    // 11 + 9) a s) / 8 (GELU; softmax and dropout forward, backward and again forward) =
+    // 67,584 + 774,144 = 841,728 B; 2,048 tokens.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    QCOMPARE(layerElementwiseBytes(gpt3, 1, 8, Recompute::Selective, true), 841728.0 * 2048);
+    // Without sequence parallelism every GPU of the group runs the 44 h B whole.
+    QCOMPARE(layerElementwiseBytes(gpt3, 1, 8, Recompute::Selective, false),
+             (44 * 12288 + 774144.0) * 2048);
+    // In the step: 96 layers and the cross entropy's 16 B x 51,200 / 8 a token, at the A100's
+    // measured 1,710 GB/s, once a micro-batch (T8 P1 on 8 GPUs, batch 4: 4 micro-batches).
+    const StepTime t = stepTime(gpt3, a100(8), plan(8, 1, 1, 1, Recompute::Selective, true, 0, 4));
+    const double perMicro = (96 * 841728.0 + 16 * 51200 / 8.0) * 2048 / 1710e9;
+    QVERIFY(near(t.elementwise, 4 * perMicro, 1e-9));
+    // A wider model spends a smaller share of its step there: it grows with h, matrices with h^2.
+    const Shape wide = parseShape("megatron-1t");
+    const Shape narrow = parseShape("megatron-22b");
+    const auto share = [](const StepTime &x) { return x.elementwise / x.compute; };
+    QVERIFY(share(stepTime(wide, a100(8), plan(8, 1, 1, 1, Recompute::Selective, true, 0, 4)))
+            < share(stepTime(narrow, a100(8), plan(8, 1, 1, 1, Recompute::Selective, true, 0, 4))));
 }
 
 void TestLlm::bubble()
@@ -189,7 +232,7 @@ void TestLlm::bubble()
         const StepTime t
             = stepTime(gpt3, hw, plan(8, 8, v, 1, Recompute::Selective, true, 1, 1536));
         QCOMPARE(t.microBatches, 192LL);
-        const double busy = t.compute + t.tensorComm + t.pipelineComm;
+        const double busy = t.compute + t.elementwise + t.tensorComm + t.pipelineComm;
         QVERIFY(near(t.bubble / busy, 7.0 / (192.0 * double(v))));
         QVERIFY(t.total > busy + t.bubble);
         QVERIFY(t.mfu > 0 && t.mfu < t.hfu && t.hfu < 1);
@@ -200,12 +243,15 @@ void TestLlm::tensorCommunication()
 {
     // One all-reduce of a micro-batch's layer output, 2 x 2,048 x 12,288 = 50,331,648 B, over
     // 8 A100s: ring 2 x 7/8 of it through 12 NVLink3 links at 25 GB/s x 0.88 achieved
-    // (resources/catalog/links.json) = 264 GB/s, plus 14 steps of 2 x 0.6 us:
-    // 3.3367e-4 + 1.68e-5 = 3.5044e-4 s. Four a layer, 96 layers, 1,536 micro-batches.
+    // (resources/catalog/links.json) = 264 GB/s, with NCCL's n½ of 10 MB added to the bytes
+    // (LLM.md), plus 14 steps of 2 x 0.6 us: 3.9993e-4 + 1.68e-5 = 4.1673e-4 s. Four a layer,
+    // 96 layers, 1,536 micro-batches.
     const Shape gpt3 = parseShape("gpt3-175b");
     const StepTime t = stepTime(gpt3, a100(8), plan(8, 1, 1, 1, Recompute::None, false, 0, 1536));
     QCOMPARE(t.microBatches, 1536LL);
-    QVERIFY(near(t.tensorComm, 1536 * 96 * 4 * 0.00035043781818181813, 1e-6));
+    const double one = 2 * 7.0 / 8 * (50331648 + 10e6) / 264e9 + 14 * 1.2e-6;
+    QVERIFY(near(one, 4.1673e-4, 1e-4));
+    QVERIFY(near(t.tensorComm, 1536 * 96 * 4 * one, 1e-6));
     QCOMPARE(t.pipelineComm, 0.0);
     QCOMPARE(t.bubble, 0.0);
     QCOMPARE(t.dataParallel, 0.0);
@@ -215,12 +261,13 @@ void TestLlm::pcieWithoutNvlink()
 {
     // An L40S has no NVLink: tensor parallelism runs over its PCIe Gen4 x16 link, 31.5 GB/s x
     // 0.82 achieved = 25.83 GB/s, latency 0.2 us (resources/catalog/links.json). One all-reduce
-    // of GPT-3's 50,331,648 B over 2 GPUs: 2 x 1/2 x 50,331,648 / 25.83e9 + 2 x 0.2e-6 s.
+    // of GPT-3's 50,331,648 B (and NCCL's n½, 10 MB) over 2 GPUs:
+    // 2 x 1/2 x 60,331,648 / 25.83e9 + 2 x 0.2e-6 s.
     const Shape gpt3 = parseShape("gpt3-175b");
     const Hardware hw = hardwareOf(catalog::Catalog::builtin(), "L40S", 8, 8, 200);
     QVERIFY(near(hw.intraBytesPerS, 31.5e9 * 0.82));
     const StepTime t = stepTime(gpt3, hw, plan(2, 1, 1, 1, Recompute::None, false, 0, 4));
-    const double one = 50331648.0 / (31.5e9 * 0.82) + 2 * 0.2e-6;
+    const double one = (50331648.0 + 10e6) / (31.5e9 * 0.82) + 2 * 0.2e-6;
     QVERIFY(near(t.tensorComm, double(t.microBatches) * 96 * 4 * one, 1e-9));
 }
 
@@ -332,6 +379,9 @@ void TestLlm::shapeErrors_data()
                               << QStringLiteral("kv_heads");
     QTest::newRow("zero vocab") << QStringLiteral("llm:layers=2,hidden=64,heads=4,seq=16,vocab=0")
                                 << QStringLiteral("vocab");
+    // hidden itself is in range; its default MLP width 4 h is not (the message says so).
+    QTest::newRow("default ffn too large")
+        << QStringLiteral("llm:layers=2,hidden=4000000,heads=4,seq=16") << QStringLiteral("ffn");
 }
 
 void TestLlm::shapeErrors()
@@ -343,6 +393,9 @@ void TestLlm::shapeErrors()
         QFAIL("accepted");
     } catch (const InputError &e) {
         QCOMPARE(QString::fromStdString(e.place()), field);
+        if (field == QStringLiteral("ffn"))
+            QVERIFY2(std::string(e.what()).find("4 x hidden unless given") != std::string::npos,
+                     e.what());
     }
     // A good shape takes the defaults: F = 4h, V = 51,200, K = heads.
     const Shape s = parseShape("llm:layers=2,hidden=64,heads=4,seq=16");
