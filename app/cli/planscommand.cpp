@@ -3,8 +3,11 @@
 #include "cli/validators.h"
 
 #include "catalog/catalog.h"
+#include "design/design.h"
+#include "fabric/analysis.h"
 #include "llm/plan.h"
 #include "llm/shape.h"
+#include "perf/platform.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
 
@@ -102,6 +105,54 @@ void printPlan(const llm::Evaluated &e, std::ostream &out)
     out << buf;
 }
 
+// The hardware of one composed system of the design, as the fabric analysis finds it; 0, or
+// the exit status after saying why not.
+int designHardware(const PlansOptions &o, llm::Hardware &hw, std::string &where, std::ostream &err)
+{
+    const std::string who = "composelab plans: " + o.design + ": ";
+    design::Design design;
+    try {
+        design = design::loadDesign(o.design);
+    } catch (const InputError &e) {
+        err << "composelab plans: " << e.what() << "\n";
+        return 1;
+    }
+    const catalog::Catalog &cat = catalog::Catalog::builtin();
+    const fabric::Analysis analysis = fabric::analyze(design, cat);
+    std::size_t index = analysis.systems.size();
+    for (std::size_t i = 0; i < analysis.systems.size() && index == analysis.systems.size(); ++i) {
+        const fabric::SystemReport &r = analysis.systems[i];
+        if (o.system.empty() ? !r.gpus.empty() : r.name == o.system)
+            index = i;
+    }
+    if (index == analysis.systems.size()) {
+        if (o.system.empty())
+            err << who << "no composed system has a GPU\n";
+        else {
+            err << who << "no composed system named \"" << o.system << "\"; the systems:";
+            for (const fabric::SystemReport &r : analysis.systems)
+                err << " " << r.name;
+            err << "\n";
+        }
+        return 1;
+    }
+    const perf::Platform platform = perf::platformOf(design, analysis, index, cat);
+    const std::string &name = analysis.systems[index].name;
+    if (!platform.gpu) {
+        err << who << "system \"" << name << "\" has no GPU\n";
+        return 1;
+    }
+    if (o.nodes > 1 && platform.networkGBps <= 0) {
+        err << who << "system \"" << name << "\" has no network path to another system, so "
+            << "--nodes " << o.nodes << " cannot join copies of it; add NICs and a switch\n";
+        return 1;
+    }
+    hw = llm::hardwareOf(platform, o.nodes);
+    where = "system " + name + " of " + o.design
+            + (o.nodes > 1 ? " x " + std::to_string(o.nodes) + " nodes" : "");
+    return 0;
+}
+
 } // namespace
 
 int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
@@ -115,12 +166,22 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
         return 1;
     }
     llm::Hardware hw;
-    try {
-        hw = llm::hardwareOf(catalog::Catalog::builtin(), o.gpu, o.gpus, o.gpusPerNode,
-                             o.networkGbps);
-    } catch (const std::invalid_argument &e) {
-        err << who << "--gpu: " << e.what() << "\n";
+    std::string where; // "system B of seed.clab" when planned on a design
+    if (!o.design.empty()) {
+        const int status = designHardware(o, hw, where, err);
+        if (status != 0)
+            return status;
+    } else if (o.gpu.empty() || o.gpus <= 0) {
+        err << who << "give a design, or --gpu and --gpus\n";
         return 2;
+    } else {
+        try {
+            hw = llm::hardwareOf(catalog::Catalog::builtin(), o.gpu, o.gpus, o.gpusPerNode,
+                                 o.networkGbps);
+        } catch (const std::invalid_argument &e) {
+            err << who << "--gpu: " << e.what() << "\n";
+            return 2;
+        }
     }
     const long long batch = o.globalBatch > 0 ? o.globalBatch : shape.globalBatch;
     if (batch <= 0) {
@@ -167,6 +228,8 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
         j["gpu"] = hw.gpu;
         j["gpus"] = hw.gpus;
         j["gpus_per_node"] = hw.gpusPerNode;
+        if (!o.design.empty())
+            j["system"] = where;
         j["global_batch"] = batch;
         j["gemm_efficiency"] = hw.efficiency;
         j["valid_plans"] = valid;
@@ -185,6 +248,8 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
                   shape.name.c_str(), count(llm::parameters(shape)).c_str(), hw.gpus,
                   hw.gpu.c_str(), hw.gpusPerNode, batch);
     out << buf;
+    if (!where.empty())
+        out << "  on " << where << "\n";
     if (o.tensor > 0) {
         const llm::Evaluated &e = shown.front();
         printPlan(e, out);
@@ -221,16 +286,29 @@ void addPlansSubcommand(CLI::App &app, PlansOptions &o)
                     "llm:layers=L,hidden=H,heads=A,seq=S[,ffn=F][,vocab=V][,kv_heads=K]"
                     "[,mlp=gelu|swiglu]")
         ->required();
-    cmd->add_option("--gpu", o.gpu, "Catalog GPU id, e.g. A100-SXM4-80GB")->required();
-    cmd->add_option("--gpus", o.gpus, "GPUs in all")->required()->check(wholeNumber(1, 1'000'000));
-    cmd->add_option("--gpus-per-node", o.gpusPerNode, "GPUs a node (default 8)")
-        ->check(wholeNumber(1, 256));
+    CLI::Option *design = cmd->add_option(
+        "design", o.design, "A design: plan on one of its composed systems, as its fabric is");
+    cmd->add_option("--system", o.system, "With a design: the system (default: the first)")
+        ->needs(design);
+    cmd->add_option("--nodes", o.nodes, "With a design: copies of the system (default 1)")
+        ->check(wholeNumber(1, 100'000))
+        ->needs(design);
+    cmd->add_option("--gpu", o.gpu, "Without a design: catalog GPU id, e.g. A100-SXM4-80GB")
+        ->excludes(design);
+    cmd->add_option("--gpus", o.gpus, "Without a design: GPUs in all")
+        ->check(wholeNumber(1, 1'000'000))
+        ->excludes(design);
+    cmd->add_option("--gpus-per-node", o.gpusPerNode, "Without a design: GPUs a node (default 8)")
+        ->check(wholeNumber(1, 256))
+        ->excludes(design);
     cmd->add_option("--global-batch", o.globalBatch,
                     "Sequences a step (default: the preset's published batch)")
         ->check(wholeNumber(1, 100'000'000));
     cmd->add_option("--network-gbps", o.networkGbps,
-                    "Inter-node line rate per GPU, Gb/s (default 200: one HDR port a GPU)")
-        ->check(CLI::Range(0.001, 100000.0));
+                    "Without a design: inter-node line rate per GPU, Gb/s (default 200: one HDR "
+                    "port a GPU)")
+        ->check(CLI::Range(0.001, 100000.0))
+        ->excludes(design);
     cmd->add_option("--top", o.top, "Plans to print (default 10)")->check(wholeNumber(1, 100000));
     CLI::Option *tensor
         = cmd->add_option("--tensor", o.tensor, "Evaluate one plan: tensor-parallel size")

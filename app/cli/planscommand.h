@@ -10,12 +10,17 @@ class App;
 namespace clab::cli {
 
 // `composelab plans --benchmark llm:...|PRESET --gpu GPU --gpus N [--gpus-per-node 8]
-// [--global-batch B] [--network-gbps 200] [--top K] [--json]`: every valid parallel plan of a
-// transformer on N GPUs (model/llm/plan.h), those that fit in memory ranked by step time. With
+// [--global-batch B] [--network-gbps 200] [--top K] [--json]`, or `composelab plans DESIGN
+// [--system S] [--nodes N] --benchmark ...` on a composed system's GPUs and fabric: every valid
+// parallel plan of a transformer (model/llm/plan.h), those that fit in memory ranked by step time.
+// With
 // --tensor (and optionally the other plan options) it evaluates that one plan instead.
 struct PlansOptions
 {
     std::string benchmark;
+    std::string design; // plan on a system of this design (its fabric), instead of --gpu
+    std::string system; // its name; empty: the first with a GPU
+    long long nodes = 1;
     std::string gpu;
     long long gpus = 0;
     long long gpusPerNode = 8;

@@ -5,9 +5,11 @@
 #include "catalog/catalog.h"
 #include "perf/calibration.h"
 #include "perf/gpurates.h"
+#include "perf/platform.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace clab::llm {
 
@@ -76,6 +78,35 @@ std::string describe(const Plan &p)
     return text;
 }
 
+namespace {
+
+// What a GPU computes and holds: its measured rates, capacity and the transformer efficiency.
+Hardware computeOf(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
+{
+    Hardware hw;
+    hw.gpu = gpu.id;
+    const perf::Precision precision
+        = gpu.tflops.bf16 ? perf::Precision::Bf16 : perf::Precision::Fp16;
+    const perf::GpuRates rates = perf::gpuRates(gpu, precision, catalog);
+    hw.gemmFlops = rates.gemmFlops;
+    hw.peakFlops = rates.peakFlops;
+    hw.memBytesPerS = rates.memBytesPerS;
+    // A card's "GB" are nearer GiB: NVIDIA's MLPerf v4.0 H200 system JSON gives the 141 GB card
+    // 143,771 MiB (140.4 GiB); 141 x 10^9 would understate it by 7 %.
+    hw.memoryBytes = gpu.memGB * double(1ull << 30);
+    if (!rates.note.empty())
+        hw.notes.push_back(rates.note);
+    // One constant for every transformer: the GEMM efficiency ComposeLab's calibration fits to
+    // MLPerf GPT-3 175B results (datasets/calibration.json, benchmark gpt3).
+    const perf::BenchParams *gpt3 = perf::Calibration::builtin().params("gpt3");
+    hw.efficiency
+        = gpt3 ? gpt3->gemmEfficiency : perf::Calibration::builtin().typical().gemmEfficiency;
+
+    return hw;
+}
+
+} // namespace
+
 Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, long long gpus,
                     long long gpusPerNode, double networkGbpsPerGpu)
 {
@@ -94,27 +125,9 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
             like += (like.empty() ? "; did you mean " : ", ") + id;
         throw std::invalid_argument("unknown GPU \"" + std::string(gpuId) + "\"" + like);
     }
-    Hardware hw;
-    hw.gpu = gpu->id;
+    Hardware hw = computeOf(*gpu, catalog);
     hw.gpus = gpus;
     hw.gpusPerNode = gpusPerNode;
-    const perf::Precision precision
-        = gpu->tflops.bf16 ? perf::Precision::Bf16 : perf::Precision::Fp16;
-    const perf::GpuRates rates = perf::gpuRates(*gpu, precision, catalog);
-    hw.gemmFlops = rates.gemmFlops;
-    hw.peakFlops = rates.peakFlops;
-    hw.memBytesPerS = rates.memBytesPerS;
-    // A card's "GB" are nearer GiB: NVIDIA's MLPerf v4.0 H200 system JSON gives the 141 GB card
-    // 143,771 MiB (140.4 GiB); 141 x 10^9 would understate it by 7 %.
-    hw.memoryBytes = gpu->memGB * double(1ull << 30);
-    if (!rates.note.empty())
-        hw.notes.push_back(rates.note);
-    // One constant for every transformer: the GEMM efficiency ComposeLab's calibration fits to
-    // MLPerf GPT-3 175B results (datasets/calibration.json, benchmark gpt3).
-    const perf::BenchParams *gpt3 = perf::Calibration::builtin().params("gpt3");
-    hw.efficiency
-        = gpt3 ? gpt3->gemmEfficiency : perf::Calibration::builtin().typical().gemmEfficiency;
-
     const catalog::LinkKind *nvlink
         = gpu->nvlinkGen > 0 ? catalog.link("nvlink" + std::to_string(gpu->nvlinkGen)) : nullptr;
     // Only SXM boards sit on an NVSwitch baseboard; PCIe and NVL cards pair up over bridges,
@@ -135,6 +148,35 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
     const double fraction = ib ? ib->achievedFraction : 1;
     hw.netBytesPerS = networkGbpsPerGpu / 8 * fraction * 1e9;
     hw.netLatencyS = (ib ? ib->latencyUs : 1) * 1e-6;
+    return hw;
+}
+
+Hardware hardwareOf(const perf::Platform &platform, long long nodes)
+{
+    const catalog::Catalog &catalog
+        = platform.catalog ? *platform.catalog : catalog::Catalog::builtin();
+    Hardware hw = computeOf(*platform.gpu, catalog);
+    hw.gpusPerNode = platform.gpusPerNode;
+    hw.gpus = platform.gpusPerNode * nodes;
+    // Inside the system: the fabric analysis's ring, every GPU sending to the next at once, as a
+    // tensor-parallel all-reduce does; its slowest hop's latency.
+    hw.intraBytesPerS = platform.ringGBps * 1e9;
+    hw.intraLatencyS = platform.ringLatencyUs * 1e-6;
+    // Between systems: the network the analysis found from this one to the others, shared by
+    // its GPUs.
+    hw.netBytesPerS = platform.networkGBps * 1e9 / double(platform.gpusPerNode);
+    hw.netLatencyS = platform.networkLatencyUs * 1e-6;
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "the system's %d GPUs share a ring of %.1f GB/s a GPU (fabric analysis, %s)",
+                  platform.gpusPerNode, platform.ringGBps,
+                  platform.linkKey.empty() ? "no link" : platform.linkKey.c_str());
+    hw.notes.push_back(line);
+    if (nodes > 1) {
+        std::snprintf(line, sizeof line, "%lld such systems, %.1f GB/s of network each", nodes,
+                      platform.networkGBps);
+        hw.notes.push_back(line);
+    }
     return hw;
 }
 

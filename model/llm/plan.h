@@ -10,6 +10,9 @@
 namespace clab::catalog {
 class Catalog;
 }
+namespace clab::perf {
+struct Platform;
+}
 
 namespace clab::llm {
 
@@ -51,6 +54,10 @@ struct Hardware
 // Throws std::invalid_argument naming the GPU when the catalog does not know it.
 Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpu, long long gpus,
                     long long gpusPerNode, double networkGbpsPerGpu);
+// The GPUs of a composed system as the fabric analysis found them (perf::platformOf, which must
+// have a GPU): `nodes` copies of the system, each GPU's ring bandwidth inside it and its share of
+// the network between them.
+Hardware hardwareOf(const perf::Platform &platform, long long nodes);
 
 // A plan that breaks one of Megatron-LM's rules; rule() is the rule in words.
 class PlanError : public std::invalid_argument

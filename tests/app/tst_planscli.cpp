@@ -1,5 +1,6 @@
-// `composelab plans`: the ranked search and one plan, in text and JSON, and bad input named with
-// the right exit status (1 for a bad shape, 2 for a plan breaking a rule).
+// `composelab plans`: the ranked search and one plan, in text and JSON, on catalog GPUs and on a
+// design's composed system, and bad input named with the right exit status (1 for a bad shape or
+// design, 2 for a plan breaking a rule or wrong usage).
 #include "app/clirun.h"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@ private Q_SLOTS:
     void searchJson();
     void onePlanText();
     void badInput();
+    void onADesign();
 };
 
 void TestPlansCli::searchJson()
@@ -120,6 +122,49 @@ void TestPlansCli::badInput()
         {"plans", "--benchmark", "llama3.1-8b", "--gpu", "H100-SXM5-80GB", "--gpus", "8"});
     QCOMPARE(r.status, 2);
     QVERIFY2(r.err.find("--global-batch") != std::string::npos, r.err.c_str());
+}
+
+void TestPlansCli::onADesign()
+{
+    // System A of the seed testbed: 4 A100-PCIe-40GB behind one chassis uplink, a ring of
+    // 25.83 GB/s a GPU with a 2.305 us slowest hop (`composelab analyze --json`). T2 on a toy
+    // shape (2 layers, h 64, s 16): d = 2, batch 4, 2 micro-batches; each layer 4 all-reduces of
+    // 2 x 16 x 64 = 2,048 B over 2 GPUs: (2,048 + 10 MB n-half) / 25.83e9 + 2 x 2.305 us.
+    const std::string toy = "llm:layers=2,hidden=64,heads=4,seq=16";
+    const std::vector<std::string> plan
+        = {"--benchmark", toy, "--global-batch", "4", "--tensor", "2", "--json"};
+    auto run = [&](const std::string &design, std::vector<std::string> extra) {
+        std::vector<std::string> args = {"plans", test::examplePath(design)};
+        args.insert(args.end(), extra.begin(), extra.end());
+        args.insert(args.end(), plan.begin(), plan.end());
+        return test::run(args);
+    };
+    auto r = run("seed-testbed.clab", {"--system", "A: 4 GPUs on one uplink"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("gpu").get<std::string>(), std::string("A100-PCIe-40GB"));
+    QCOMPARE(j.at("gpus").get<long long>(), 4LL);
+    const double one = (2048 + 10e6) / 25.83e9 + 2 * 2.305e-6;
+    const double pcie = j.at("plans")[0].at("step_s").at("tensor_comm").get<double>();
+    QVERIFY2(std::abs(pcie / (2 * 2 * 4 * one) - 1) < 1e-3, r.out.c_str());
+    // The same plan on a DGX A100's NVSwitch (264 GB/s a GPU) spends less on it.
+    r = run("dgx-a100-nvswitch.clab", {});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("gpus").get<long long>(), 8LL);
+    QVERIFY(j.at("plans")[0].at("step_s").at("tensor_comm").get<double>() < pcie / 5);
+
+    // Bad input: a system the design lacks (exit 1, the systems listed), a design and --gpu
+    // (exit 2), neither (exit 2).
+    r = run("seed-testbed.clab", {"--system", "Z"});
+    QCOMPARE(r.status, 1);
+    QVERIFY2(r.err.find("no composed system named \"Z\"") != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find("B: 6 GPUs over two switches") != std::string::npos, r.err.c_str());
+    r = run("seed-testbed.clab", {"--gpu", "A100-SXM4-80GB"});
+    QCOMPARE(r.status, 2);
+    r = test::run({"plans", "--benchmark", toy, "--global-batch", "4"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("give a design, or --gpu and --gpus") != std::string::npos, r.err.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestPlansCli)
