@@ -63,6 +63,7 @@ OrderedJson toJson(const llm::Evaluated &e)
     j["recompute"] = llm::recomputeName(e.plan.recompute);
     j["sequence_parallel"] = e.plan.sequenceParallel;
     j["zero"] = e.plan.zero;
+    j["attention"] = e.plan.attention == llm::Attention::Fused ? "fused" : "unfused";
     j["fits"] = e.memory.fits();
     j["memory_gib"]
         = {{"weights", e.memory.weights / kGiB},     {"gradients", e.memory.gradients / kGiB},
@@ -189,6 +190,8 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
         return 2;
     }
 
+    const llm::Attention attention
+        = o.fusedAttention ? llm::Attention::Fused : llm::Attention::Unfused;
     std::vector<llm::Evaluated> shown;
     long long valid = 1, tooLarge = 0;
     if (o.tensor > 0) {
@@ -202,6 +205,7 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
                                                    : llm::Recompute::None;
         p.sequenceParallel = o.sequenceParallel;
         p.zero = o.zero;
+        p.attention = attention;
         p.globalBatch = batch;
         try {
             llm::checkPlan(shape, hw, p);
@@ -213,7 +217,7 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
         tooLarge = e.memory.fits() ? 0 : 1;
         shown.push_back(e);
     } else {
-        llm::Search found = llm::searchPlans(shape, hw, batch);
+        llm::Search found = llm::searchPlans(shape, hw, batch, attention);
         valid = found.valid;
         tooLarge = found.tooLarge;
         if (found.plans.size() > std::size_t(o.top))
@@ -330,6 +334,8 @@ void addPlansSubcommand(CLI::App &app, PlansOptions &o)
     cmd->add_option("--zero", o.zero, "With --tensor: ZeRO stage 0-3 (default 0)")
         ->check(wholeNumber(0, 3))
         ->needs(tensor);
+    cmd->add_flag("--fused-attention", o.fusedAttention,
+                  "Attention fused on chip (FlashAttention): no scores kept or moved through HBM");
     cmd->add_flag("--json", o.json, "Machine-readable output");
 }
 

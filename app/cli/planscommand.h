@@ -28,6 +28,7 @@ struct PlansOptions
     double networkGbps = 200;  // one HDR port per GPU
     int top = 10;
     bool json = false;
+    bool fusedAttention = false; // FlashAttention-style softmax on chip
     // One plan: given when tensor > 0.
     long long tensor = 0;
     long long pipeline = 1;

@@ -75,6 +75,8 @@ std::string describe(const Plan &p)
         text += " SP";
     if (p.zero > 0)
         text += " ZeRO-" + std::to_string(p.zero);
+    if (p.attention == Attention::Fused)
+        text += " FA";
     return text;
 }
 
@@ -300,12 +302,13 @@ Memory memoryPerGpu(const Shape &s, const Hardware &hw, const Plan &p)
     const double inFlight = double(std::min(micro, p.pipeline));
     const double interleaved
         = p.interleave > 1 ? 1 + double(p.pipeline - 1) / double(p.pipeline * p.interleave) : 1;
-    const double stage = layerActivationBytes(s, p.micro, p.tensor, p.recompute, p.sequenceParallel)
-                         * double(s.layers) / double(p.pipeline) * interleaved;
+    const double stage
+        = layerActivationBytes(s, p.micro, p.tensor, p.recompute, p.sequenceParallel, p.attention)
+          * double(s.layers) / double(p.pipeline) * interleaved;
     double recomputed = 0; // one layer's activations rebuilt during its backward
     if (p.recompute == Recompute::Full)
-        recomputed
-            = layerActivationBytes(s, p.micro, p.tensor, Recompute::None, p.sequenceParallel);
+        recomputed = layerActivationBytes(s, p.micro, p.tensor, Recompute::None, p.sequenceParallel,
+                                          p.attention);
     const double logits
         = kLogitBytes * double(s.seq) * double(p.micro) * double(s.vocab) / double(p.tensor);
     const double first = stage * inFlight + recomputed;
@@ -339,11 +342,11 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
     // Element-wise kernels stream their tensors through HBM (LLM.md, "Element-wise traffic").
     const double crossEntropy
         = kCrossEntropyBytes * double(s.seq) * mb * double(s.vocab) / double(p.tensor);
-    const double elementwiseMb
-        = (layersPerStage
-               * layerElementwiseBytes(s, p.micro, p.tensor, p.recompute, p.sequenceParallel)
-           + crossEntropy)
-          / hw.memBytesPerS;
+    const double elementwiseMb = (layersPerStage
+                                      * layerElementwiseBytes(s, p.micro, p.tensor, p.recompute,
+                                                              p.sequenceParallel, p.attention)
+                                  + crossEntropy)
+                                 / hw.memBytesPerS;
 
     // Tensor parallelism: 2 all-reduces a layer forward and 2 backward (and 2 more for the
     // forward a full recomputation runs again) of the layer's s b h output; sequence parallelism
@@ -420,11 +423,12 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
     return t;
 }
 
-Search searchPlans(const Shape &s, const Hardware &hw, long long globalBatch)
+Search searchPlans(const Shape &s, const Hardware &hw, long long globalBatch, Attention attention)
 {
     Search out;
     Plan p;
     p.globalBatch = globalBatch;
+    p.attention = attention;
     const auto fits = [&] { return brokenRule(s, hw, p) == Rule::None; };
     for (long long t = 1; t <= std::min(hw.gpusPerNode, s.kvHeads); t *= 2) {
         for (long long pp = 1; pp <= s.layers; ++pp) {

@@ -28,10 +28,11 @@ struct Plan
     Recompute recompute = Recompute::None;
     bool sequenceParallel = false;
     int zero = 0; // ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights
+    Attention attention = Attention::Unfused;
     long long globalBatch = 0;
 };
 
-std::string describe(const Plan &p); // "T8 P16 V1 M1 full SP ZeRO-1"
+std::string describe(const Plan &p); // "T8 P16 V1 M1 full SP ZeRO-1 FA"
 
 // The GPUs a plan runs on, reduced to what the model needs, each figure with its origin.
 struct Hardware
@@ -120,6 +121,7 @@ struct Search
 
 // Every valid plan (tensor within a node and a power of two, ZeRO 0-3, the three recomputations,
 // sequence parallelism with tensor > 1, micro-batches up to 16), those that fit, ranked.
-Search searchPlans(const Shape &s, const Hardware &hw, long long globalBatch);
+Search searchPlans(const Shape &s, const Hardware &hw, long long globalBatch,
+                   Attention attention = Attention::Unfused);
 
 } // namespace clab::llm

@@ -256,7 +256,7 @@ double hardwareFlops(const Shape &s, double batch, Recompute r)
 }
 
 double layerActivationBytes(const Shape &s, long long micro, long long tensor, Recompute r,
-                            bool sequenceParallel)
+                            bool sequenceParallel, Attention attention)
 {
     const double t = double(tensor);
     const double sb = double(s.seq) * double(micro);
@@ -270,14 +270,15 @@ double layerActivationBytes(const Shape &s, long long micro, long long tensor, R
     const double whole = 10 * sbh;
     const double mlpInner = (s.mlp == Mlp::SwiGlu ? 6 : 4) * sb * double(s.ffn);
     const double split = 8 * sbh + mlpInner;
-    const double scores = r == Recompute::Selective ? 0 : 5 * double(s.heads) * double(s.seq) * sb;
+    const bool kept = r == Recompute::None && attention == Attention::Unfused;
+    const double scores = kept ? 5 * double(s.heads) * double(s.seq) * sb : 0;
     if (sequenceParallel)
         return (whole + split + scores) / t;
     return whole + (split + scores) / t;
 }
 
 double layerElementwiseBytes(const Shape &s, long long micro, long long tensor, Recompute r,
-                             bool sequenceParallel)
+                             bool sequenceParallel, Attention attention)
 {
     // Per token, counting each fused kernel's reads and writes of 2-byte tensors (1-byte masks),
     // as Megatron-LM runs them without fused attention: two LayerNorms (read x, write y; backward
@@ -288,7 +289,8 @@ double layerElementwiseBytes(const Shape &s, long long micro, long long tensor, 
     // reads dy and y, writes dx) and its dropout (read, write, mask; backward dy, mask, dx).
     const double h = double(s.hidden);
     const double f = double(s.ffn);
-    const double scores = double(s.heads) * double(s.seq);
+    // Fused attention keeps the scores on chip: none of their traffic reaches HBM.
+    const double scores = attention == Attention::Fused ? 0 : double(s.heads) * double(s.seq);
     const bool swiglu = s.mlp == Mlp::SwiGlu;
     const double hForward = 2 * (2 + 2) + 2 * (2 + 2 + 2 + 1);  // 22 h
     const double hBackward = 2 * (2 + 2 + 2) + 2 * (2 + 1 + 2); // 22 h

@@ -52,6 +52,11 @@ double logitForwardFlops(const Shape &s);     // 2 s h V
 enum class Recompute { None, Selective, Full };
 const char *recomputeName(Recompute r);
 
+// How the attention's softmax runs: unfused, its a x s scores a tensor in HBM (Megatron-LM in
+// 2021-22), or fused in on-chip memory (FlashAttention, Dao et al. 2022; Megatron-LM's and
+// NeMo's default since), which keeps no scores and moves none through HBM.
+enum class Attention { Unfused, Fused };
+
 // FLOPs of one training iteration of `batch` sequences: the model's own (3 x forward: MFU) and
 // what the hardware runs with recomputation (HFU). With Full recomputation and the GPT shape this
 // is Narayanan et al. 2021's 96 B s l h^2 (1 + s/(6h) + V/(16 l h)).
@@ -61,12 +66,12 @@ double hardwareFlops(const Shape &s, double batch, Recompute r);
 // Activation bytes one layer keeps for one micro-batch of `micro` sequences, split `tensor` ways
 // (Korthikanti et al. 2022, Table 2, at 16-bit activations).
 double layerActivationBytes(const Shape &s, long long micro, long long tensor, Recompute r,
-                            bool sequenceParallel);
+                            bool sequenceParallel, Attention attention = Attention::Unfused);
 
 // HBM bytes one GPU's element-wise kernels of one layer read and write for one micro-batch,
 // forward, backward and any recomputed forward: LayerNorms, bias-dropout-adds, the MLP's
 // activation, the attention's softmax and dropout (LLM.md, "Element-wise traffic").
 double layerElementwiseBytes(const Shape &s, long long micro, long long tensor, Recompute r,
-                             bool sequenceParallel);
+                             bool sequenceParallel, Attention attention = Attention::Unfused);
 
 } // namespace clab::llm

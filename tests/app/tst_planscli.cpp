@@ -80,6 +80,39 @@ void TestPlansCli::onePlanText()
     QVERIFY2(r.out.find("(3.4 M parameters)") != std::string::npos, r.out.c_str());
     QVERIFY2(r.out.find(" us") != std::string::npos, r.out.c_str());
     QVERIFY2(r.out.find("0.000 s") == std::string::npos, r.out.c_str());
+
+    // --fused-attention: the plans say FA, and the same plan spends less on element-wise work.
+    const std::vector<std::string> llama = {"plans",
+                                            "--benchmark",
+                                            "llama2-7b",
+                                            "--gpu",
+                                            "A100-SXM4-80GB",
+                                            "--gpus",
+                                            "8",
+                                            "--global-batch",
+                                            "64",
+                                            "--tensor",
+                                            "1",
+                                            "--micro-batch",
+                                            "1",
+                                            "--recompute",
+                                            "selective",
+                                            "--json"};
+    std::vector<std::string> fused = llama;
+    fused.push_back("--fused-attention");
+    const auto elementwise = [](const test::Outcome &o) {
+        return nlohmann::json::parse(o.out)
+            .at("plans")[0]
+            .at("step_s")
+            .at("elementwise")
+            .get<double>();
+    };
+    const auto a = test::run(llama);
+    const auto b = test::run(fused);
+    QVERIFY2(a.status == 0 && b.status == 0, (a.err + b.err).c_str());
+    QCOMPARE(nlohmann::json::parse(b.out).at("plans")[0].at("attention").get<std::string>(),
+             std::string("fused"));
+    QVERIFY(elementwise(b) < elementwise(a) / 2);
 }
 
 void TestPlansCli::badInput()

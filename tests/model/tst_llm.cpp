@@ -209,6 +209,13 @@ void TestLlm::elementwiseTraffic()
     // Without sequence parallelism every GPU of the group runs the 44 h B whole.
     QCOMPARE(layerElementwiseBytes(gpt3, 1, 8, Recompute::Selective, false),
              (44 * 12288 + 774144.0) * 2048);
+    // Fused attention (FlashAttention) moves none of the a x s scores through HBM: of the
+    // selective figure only 44 h / 8 + 10 F / 8 = 67,584 + 61,440 B a token remain, and it keeps
+    // no scores without recomputation either (what selective recomputation drops).
+    QCOMPARE(layerElementwiseBytes(gpt3, 1, 8, Recompute::Selective, true, Attention::Fused),
+             (67584.0 + 61440) * 2048);
+    QCOMPARE(layerActivationBytes(gpt3, 1, 8, Recompute::None, true, Attention::Fused),
+             layerActivationBytes(gpt3, 1, 8, Recompute::Selective, true));
     // In the step: 96 layers and the cross entropy's 16 B x 51,200 / 8 a token, at the A100's
     // measured 1,710 GB/s, once a micro-batch (T8 P1 on 8 GPUs, batch 4: 4 micro-batches).
     const StepTime t = stepTime(gpt3, a100(8), plan(8, 1, 1, 1, Recompute::Selective, true, 0, 4));
