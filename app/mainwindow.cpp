@@ -14,6 +14,7 @@
 #include "views/charts/chartspanel.h"
 #include "views/cluster/clusterview.h"
 #include "views/schedule/scheduleview.h"
+#include "views/plans/plansview.h"
 #include "views/study/studypanel.h"
 #include "views/experiments/experimentsview.h"
 #include "views/findings/findingspanel.h"
@@ -76,6 +77,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_cluster(new views::ClusterView)
     , m_schedule(new views::ScheduleView)
     , m_study(new views::StudyPanel)
+    , m_plans(new views::PlansView)
     , m_undoGroup(new QUndoGroup(this))
     , m_controller(
           new CanvasController(&m_document, m_scene, m_canvas, m_inspector, m_palette, this))
@@ -213,6 +215,10 @@ void MainWindow::createDocks()
     QDockWidget *study = dock(this, tr("Study"), "studyDock", m_study);
     addDockWidget(Qt::BottomDockWidgetArea, study);
     tabifyDockWidget(scheduling, study);
+    // Large models: the parallel plans of a transformer on the selected system.
+    QDockWidget *plans = dock(this, tr("Plans"), "plansDock", m_plans);
+    addDockWidget(Qt::BottomDockWidgetArea, plans);
+    tabifyDockWidget(study, plans);
     results->raise();
     resizeDocks({palette, inspector}, {260, 320}, Qt::Horizontal);
     resizeDocks({results}, {300}, Qt::Vertical);
@@ -241,6 +247,7 @@ void MainWindow::refresh()
         m_cluster->showDesignCluster(design, m_analysis); // only when it changed: it rebuilds
     m_shownCluster = design.cluster;
     m_schedule->setDesign(design, m_document.displayName()); // runs again only when GPUs change
+    m_plans->setDesign(design, m_analysis);
     Q_EMIT analysisUpdated();
 }
 

@@ -30,6 +30,7 @@ class ChartsPanel;
 class ClusterView;
 class ScheduleView;
 class StudyPanel;
+class PlansView;
 class ExperimentsView;
 class FindingsPanel;
 class InspectorWidget;
@@ -83,6 +84,7 @@ public:
     views::ClusterView *clusterView() const { return m_cluster; }
     views::ScheduleView *scheduleView() const { return m_schedule; }
     views::StudyPanel *studyPanel() const { return m_study; }
+    views::PlansView *plansView() const { return m_plans; }
     // Keeps the results' figures of every composed system as predicted runs in the experiment
     // store; returns how many runs were added (0 when they are already there).
     int savePredictionsToStore();
@@ -159,6 +161,7 @@ private:
     views::ClusterView *m_cluster;
     views::ScheduleView *m_schedule;
     views::StudyPanel *m_study;
+    views::PlansView *m_plans;
     QUndoGroup *m_undoGroup;                       // the design's undo stack and the store's
     std::optional<design::Cluster> m_shownCluster; // the design's cluster the Cluster view shows
     CanvasController *m_controller;

@@ -3,6 +3,7 @@
 
 #include "catalog/catalog.h"
 #include "views/canvas/canvasscene.h"
+#include "views/plans/plansview.h"
 #include "views/study/studypanel.h"
 #include "views/systems/systemsview.h"
 
@@ -25,6 +26,7 @@ void MainWindow::followSelection()
         if (s.host == ids.front()
             || std::find(s.devices.begin(), s.devices.end(), ids.front()) != s.devices.end()) {
             m_view->selectSystem(int(i));
+            m_plans->selectSystem(int(i));
             return;
         }
     }

@@ -264,7 +264,11 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
         }
     } else {
         out << "  " << valid << " valid plans, " << tooLarge << " do not fit in memory";
-        if (shown.empty())
+        if (valid == 0)
+            out << ": no plan meets the rules; the data-parallel replicas (GPUs / (tensor x "
+                   "pipeline)) must divide the global batch: try a batch that "
+                << hw.gpus << " divides\n";
+        else if (shown.empty())
             out << ": no plan fits; try more GPUs, a larger GPU or a smaller batch\n";
         else
             out << "; the " << shown.size() << " fastest:\n";
