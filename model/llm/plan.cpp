@@ -164,6 +164,16 @@ Hardware hardwareOf(const perf::Platform &platform, long long nodes)
     // tensor-parallel all-reduce does; its slowest hop's latency.
     hw.intraBytesPerS = platform.ringGBps * 1e9;
     hw.intraLatencyS = platform.ringLatencyUs * 1e-6;
+    const catalog::Gpu &gpu = *platform.gpu;
+    if (hw.intraBytesPerS <= 0 && platform.gpusPerNode > 1) {
+        // No ring found between the system's GPUs: take the GPU's own PCIe link, and say so.
+        if (const catalog::LinkKind *pcie = catalog.pcieLink(gpu.pcie.gen, gpu.pcie.lanes)) {
+            hw.intraBytesPerS = pcie->achievedGBps() * 1e9;
+            hw.intraLatencyS = pcie->latencyUs * 1e-6;
+        }
+        hw.notes.push_back("the fabric analysis found no ring between the system's GPUs: "
+                           "assumed their own PCIe links");
+    }
     // Between systems: the network the analysis found from this one to the others, shared by
     // its GPUs.
     hw.netBytesPerS = platform.networkGBps * 1e9 / double(platform.gpusPerNode);
@@ -457,6 +467,8 @@ Search searchPlans(const Shape &s, const Hardware &hw, long long globalBatch, At
                                     continue;
                                 }
                                 e.time = stepTime(s, hw, p);
+                                if (!std::isfinite(e.time.total))
+                                    continue; // a link of no bandwidth: no time to rank
                                 out.plans.push_back(e);
                             }
                         }

@@ -2,6 +2,7 @@
 // worked by hand from the papers' formulas, and the rules' errors.
 #include "catalog/catalog.h"
 #include "llm/plan.h"
+#include "perf/platform.h"
 #include "llm/shape.h"
 #include "util/inputerror.h"
 
@@ -57,6 +58,7 @@ private Q_SLOTS:
     void tensorCommunication();
     void pcieWithoutNvlink();
     void bridgedCardsUsePcie();
+    void systemWithoutRing();
     void shardedGradientsMoveEveryMicroBatch();
     void planRules_data();
     void planRules();
@@ -276,6 +278,25 @@ void TestLlm::pcieWithoutNvlink()
     const StepTime t = stepTime(gpt3, hw, plan(2, 1, 1, 1, Recompute::None, false, 0, 4));
     const double one = (50331648.0 + 10e6) / (31.5e9 * 0.82) + 2 * 0.2e-6;
     QVERIFY(near(t.tensorComm, double(t.microBatches) * 96 * 4 * one, 1e-9));
+}
+
+void TestLlm::systemWithoutRing()
+{
+    // A composed system whose fabric analysis found no ring between its GPUs (a half-built
+    // design) plans over the GPUs' own PCIe links, says so, and ranks only finite times.
+    perf::Platform platform;
+    platform.gpu = catalog::Catalog::builtin().gpu("A100-PCIe-40GB");
+    QVERIFY(platform.gpu);
+    platform.gpusPerNode = 4;
+    const Hardware hw = hardwareOf(platform, 1);
+    QVERIFY(near(hw.intraBytesPerS, 31.5e9 * 0.82));
+    QVERIFY(std::any_of(hw.notes.begin(), hw.notes.end(), [](const std::string &n) {
+        return n.find("no ring") != std::string::npos;
+    }));
+    const Search found = searchPlans(parseShape("llm:layers=2,hidden=64,heads=4,seq=16"), hw, 8);
+    QVERIFY(!found.plans.empty());
+    for (const Evaluated &e : found.plans)
+        QVERIFY(std::isfinite(e.time.total));
 }
 
 void TestLlm::bridgedCardsUsePcie()

@@ -159,6 +159,17 @@ void PlansView::setGlobalBatch(int batch)
 
 void PlansView::rank()
 {
+    try {
+        rankOrThrow();
+    } catch (const std::exception &e) { // a preset file or part the model cannot read
+        m_shown.clear();
+        m_table->setRowCount(0);
+        m_summary->setText(tr("Cannot plan: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void PlansView::rankOrThrow()
+{
     m_shown.clear();
     m_table->setRowCount(0);
     const int index = m_system->currentIndex();
@@ -205,8 +216,7 @@ void PlansView::rank()
     if (found.valid == 0)
         text += QLatin1Char(' ')
                 + tr("No plan meets the rules: the data-parallel replicas (GPUs / (tensor × "
-                     "pipeline)) must divide the global batch, and pipeline stages the layers; "
-                     "try a batch that %1 divides.")
+                     "pipeline)) must divide the global batch; try a batch that %1 divides.")
                       .arg(hw.gpus);
     else if (found.plans.empty())
         text += QLatin1Char(' ')

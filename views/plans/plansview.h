@@ -41,7 +41,8 @@ public:
     const std::vector<llm::Evaluated> &shown() const { return m_shown; }
 
 private:
-    void rank();
+    void rank(); // says in the summary what went wrong instead of throwing
+    void rankOrThrow();
 
     const design::Design *m_design = nullptr;
     const fabric::Analysis *m_analysis = nullptr;
