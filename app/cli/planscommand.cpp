@@ -23,21 +23,6 @@ namespace {
 
 constexpr double kGiB = double(1ull << 30);
 
-// "7.555 s", "12.3 ms", "41.0 us": three figures whatever the model's size.
-std::string seconds(double s)
-{
-    char buf[32];
-    if (s == 0)
-        return "0";
-    if (s >= 1)
-        std::snprintf(buf, sizeof buf, "%.3f s", s);
-    else if (s >= 1e-3)
-        std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.3g us", s * 1e6);
-    return buf;
-}
-
 // "174.6 B", "124.4 M", "2.1 T", "96.0 k" parameters.
 std::string count(double n)
 {
@@ -90,14 +75,16 @@ void printPlan(const llm::Evaluated &e, std::ostream &out)
     std::snprintf(buf, sizeof buf,
                   "  %-28s step %10s  MFU %5.1f %%  HFU %5.1f %%  %6.1f TFLOP/s/GPU  "
                   "memory %5.1f of %.0f GiB\n",
-                  llm::describe(e.plan).c_str(), seconds(t.total).c_str(), 100 * t.mfu, 100 * t.hfu,
-                  t.tflopsPerGpu, m.total() / kGiB, m.capacity / kGiB);
+                  llm::describe(e.plan).c_str(), llm::readableSeconds(t.total).c_str(), 100 * t.mfu,
+                  100 * t.hfu, t.tflopsPerGpu, m.total() / kGiB, m.capacity / kGiB);
     out << buf;
-    out << "      time: matrices " << seconds(t.compute) << ", element-wise "
-        << seconds(t.elementwise) << ", tensor comm " << seconds(t.tensorComm) << ", pipeline comm "
-        << seconds(t.pipelineComm) << ", bubble " << seconds(t.bubble) << ", data-parallel exposed "
-        << seconds(t.dataParallel) << ", optimizer " << seconds(t.optimizer) << " ("
-        << t.microBatches << (t.microBatches == 1 ? " micro-batch)\n" : " micro-batches)\n");
+    out << "      time: matrices " << llm::readableSeconds(t.compute) << ", element-wise "
+        << llm::readableSeconds(t.elementwise) << ", tensor comm "
+        << llm::readableSeconds(t.tensorComm) << ", pipeline comm "
+        << llm::readableSeconds(t.pipelineComm) << ", bubble " << llm::readableSeconds(t.bubble)
+        << ", data-parallel exposed " << llm::readableSeconds(t.dataParallel) << ", optimizer "
+        << llm::readableSeconds(t.optimizer) << " (" << t.microBatches
+        << (t.microBatches == 1 ? " micro-batch)\n" : " micro-batches)\n");
     std::snprintf(buf, sizeof buf,
                   "      memory GiB: weights %.1f, gradients %.1f, optimizer %.1f, activations "
                   "%.1f, buffers %.1f\n",

@@ -66,6 +66,20 @@ double parametersPerGpu(const Shape &s, const Plan &p)
 
 } // namespace
 
+std::string readableSeconds(double seconds, std::string_view micro)
+{
+    char buf[32];
+    if (seconds == 0)
+        return "0";
+    if (seconds >= 1)
+        std::snprintf(buf, sizeof buf, "%.3f s", seconds);
+    else if (seconds >= 1e-3)
+        std::snprintf(buf, sizeof buf, "%.3g ms", seconds * 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g ", seconds * 1e6);
+    return seconds >= 1e-3 ? std::string(buf) : buf + std::string(micro);
+}
+
 std::string describe(const Plan &p)
 {
     std::string text = "T" + std::to_string(p.tensor) + " P" + std::to_string(p.pipeline) + " V"

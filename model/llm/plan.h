@@ -32,6 +32,10 @@ struct Plan
     long long globalBatch = 0;
 };
 
+// A step time or one of its parts with three figures whatever the model's size: "7.555 s",
+// "12.3 ms", "41 us" (`micro` names the unit), "0".
+std::string readableSeconds(double seconds, std::string_view micro = "us");
+
 std::string describe(const Plan &p); // "T8 P16 V1 M1 full SP ZeRO-1 FA"
 
 // The GPUs a plan runs on, reduced to what the model needs, each figure with its origin.

@@ -30,6 +30,7 @@ private Q_SLOTS:
     }
     void ranksTheSystemsPlans();
     void saysWhyNot();
+    void hiddenWaits();
 };
 
 void TestPlansView::ranksTheSystemsPlans()
@@ -38,6 +39,7 @@ void TestPlansView::ranksTheSystemsPlans()
     const catalog::Catalog &cat = catalog::Catalog::builtin();
     const fabric::Analysis analysis = fabric::analyze(design, cat);
     views::PlansView view;
+    view.show(); // a hidden panel waits until it is shown
     view.setDesign(design, analysis);
     view.setBenchmark(QStringLiteral("llama2-7b"));
     view.setGlobalBatch(48); // six replicas must divide it
@@ -72,6 +74,7 @@ void TestPlansView::saysWhyNot()
     const design::Design design = design::seedTestbed();
     const fabric::Analysis analysis = fabric::analyze(design, catalog::Catalog::builtin());
     views::PlansView view;
+    view.show(); // a hidden panel waits until it is shown
     view.setDesign(design, analysis);
     view.setBenchmark(QStringLiteral("gpt3-175b"));
     view.setGlobalBatch(0);
@@ -103,6 +106,22 @@ void TestPlansView::saysWhyNot()
     view.setBenchmark(QStringLiteral("llama3.1-8b"));
     QVERIFY2(view.summary()->text().contains(QStringLiteral("no published global batch")),
              qPrintable(view.summary()->text()));
+}
+
+void TestPlansView::hiddenWaits()
+{
+    // Every canvas edit hands the panel the design: while its dock is hidden it does not search,
+    // and it ranks once shown.
+    const design::Design design = design::seedTestbed();
+    const fabric::Analysis analysis = fabric::analyze(design, catalog::Catalog::builtin());
+    views::PlansView view;
+    view.setDesign(design, analysis);
+    view.setBenchmark(QStringLiteral("llama2-7b"));
+    view.setGlobalBatch(64);
+    QCOMPARE(view.table()->rowCount(), 0);
+    QVERIFY(view.shown().empty());
+    view.show();
+    QVERIFY(view.table()->rowCount() > 0);
 }
 
 QTEST_MAIN(TestPlansView)

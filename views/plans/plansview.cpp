@@ -29,13 +29,7 @@ const QString kFusedKey = QStringLiteral("plans/fusedAttention");
 
 QString seconds(double s)
 {
-    if (s == 0)
-        return QStringLiteral("0");
-    if (s >= 1)
-        return QString::number(s, 'f', 3) + QStringLiteral(" s");
-    if (s >= 1e-3)
-        return QString::number(s * 1e3, 'g', 3) + QStringLiteral(" ms");
-    return QString::number(s * 1e6, 'g', 3) + QStringLiteral(" µs");
+    return toQString(llm::readableSeconds(s, "µs"));
 }
 
 QTableWidgetItem *cell(const QString &text, bool number = true)
@@ -157,8 +151,19 @@ void PlansView::setGlobalBatch(int batch)
     m_batch->setValue(batch);
 }
 
+void PlansView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        rank();
+}
+
 void PlansView::rank()
 {
+    // Every canvas edit reaches here; a hidden dock ranks when it is next shown.
+    m_stale = !isVisible();
+    if (m_stale)
+        return;
     try {
         rankOrThrow();
     } catch (const std::exception &e) { // a preset file or part the model cannot read

@@ -22,7 +22,8 @@ namespace clab::views {
 // The Plans panel: the parallel plans of a large model (model/llm) on one composed system of the
 // design, as the fabric analysis finds it, ranked by step time; the same search as
 // `composelab plans DESIGN --system S`. The model, the copies of the system (nodes), the global
-// batch and fused attention are the user's; the ranking runs again whenever one changes.
+// batch and fused attention are the user's; the ranking runs again whenever one changes (when
+// the panel is hidden, once it is shown).
 class PlansView : public QWidget
 {
     Q_OBJECT
@@ -40,6 +41,9 @@ public:
     QLabel *summary() const { return m_summary; }
     const std::vector<llm::Evaluated> &shown() const { return m_shown; }
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void rank(); // says in the summary what went wrong instead of throwing
     void rankOrThrow();
@@ -54,6 +58,7 @@ private:
     QLabel *m_summary;
     QTableWidget *m_table;
     std::vector<llm::Evaluated> m_shown;
+    bool m_stale = false; // changed while hidden
 };
 
 } // namespace clab::views
