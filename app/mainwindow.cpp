@@ -227,12 +227,12 @@ void MainWindow::createDocks()
 void MainWindow::refresh()
 {
     const design::Design &design = m_document.design();
-    m_analysis = fabric::analyze(design, catalog::Catalog::builtin());
+    m_analysis = m_analyzer.analyze(design, catalog::Catalog::builtin());
     if (!m_storedMeasurements.empty())
         fabric::attachMeasurements(
             m_analysis,
             machine::storedMeasurements(m_storedMeasurements, design, catalog::Catalog::builtin()));
-    m_predictions = defaultPredictions(design, m_analysis, m_benchmarks);
+    m_predictions = defaultPredictions(design, m_analysis, m_benchmarks, &m_predictionMemo);
     std::vector<std::vector<views::PredictionRow>> rows;
     for (const auto &system : m_predictions) {
         std::vector<views::PredictionRow> shown;

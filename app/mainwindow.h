@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "fabric/analysis.h"
+#include "fabric/analyzer.h"
 #include "store/store.h"
 #include "predictions.h"
 #include "importrunner.h"
@@ -144,10 +145,12 @@ private:
     void varySelection();
 
     Document m_document;
-    fabric::Analysis m_analysis;                              // of the last refresh
+    fabric::Analyzer m_analyzer; // reuses the tables of the systems an edit did not change
+    fabric::Analysis m_analysis; // of the last refresh
     std::vector<store::BandwidthRecord> m_storedMeasurements; // the store's, of named systems
     std::vector<std::vector<SystemPrediction>> m_predictions; // per system, of the last refresh
     std::vector<std::string> m_benchmarks;
+    perf::PredictionMemo m_predictionMemo; // so an edit re-predicts only the systems it changed
     views::CanvasScene *m_scene;
     views::CanvasView *m_canvas;
     views::PaletteWidget *m_palette;

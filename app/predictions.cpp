@@ -8,7 +8,8 @@ namespace clab {
 
 std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Design &design,
                                                               const fabric::Analysis &analysis,
-                                                              const std::vector<std::string> &ids)
+                                                              const std::vector<std::string> &ids,
+                                                              perf::PredictionMemo *memo)
 {
     const catalog::Catalog &cat = catalog::Catalog::builtin();
     const design::DesignIndex index(design);
@@ -22,8 +23,12 @@ std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Desi
         if (!analysis.systems[i].gpus.empty()) {
             // The same service `composelab predict` calls, with its defaults: the batch that
             // trains fastest, the benchmark's precision, the newest calibrated software.
-            std::vector<perf::Prediction> p = perf::predictSystem(
-                index, analysis, i, workloads, perf::Request{}, perf::Calibration::builtin(), cat);
+            const perf::Calibration &calibration = perf::Calibration::builtin();
+            std::vector<perf::Prediction> p
+                = memo ? memo->predictSystem(index, analysis, i, workloads, perf::Request{},
+                                             calibration, cat)
+                       : perf::predictSystem(index, analysis, i, workloads, perf::Request{},
+                                             calibration, cat);
             for (std::size_t k = 0; k < p.size(); ++k)
                 rows.push_back({workloads[k], p[k].precision, std::move(p[k])});
         }

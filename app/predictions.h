@@ -2,6 +2,7 @@
 
 #include "fabric/analysis.h"
 #include "perf/model.h"
+#include "perf/service.h"
 #include "store/predictedruns.h"
 
 #include <string>
@@ -19,11 +20,13 @@ struct SystemPrediction
 
 // The GUI's benchmarks (ResNet-50 and BERT-Large unless the user chose others) for every system
 // of an analysed design, each at its default precision and global batch; a system without a GPU
-// gets none; unknown ids are skipped.
+// gets none; unknown ids are skipped. With a memo, systems predicted before are not predicted
+// again (the GUI after an edit).
 inline const std::vector<std::string> kDefaultBenchmarks = {"resnet50", "bert_large"};
 std::vector<std::vector<SystemPrediction>>
 defaultPredictions(const design::Design &design, const fabric::Analysis &analysis,
-                   const std::vector<std::string> &benchmarks = kDefaultBenchmarks);
+                   const std::vector<std::string> &benchmarks = kDefaultBenchmarks,
+                   perf::PredictionMemo *memo = nullptr);
 
 // A prediction as the experiment store keeps it (details: the `predict --json` object).
 store::PredictedRun predictedRun(const std::string &system, const SystemPrediction &p);

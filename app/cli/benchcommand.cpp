@@ -10,6 +10,7 @@
 #include "cli/chartcommand.h"
 #include "cluster/report.h"
 #include "fabric/analysis.h"
+#include "fabric/analyzer.h"
 #include "llm/plan.h"
 #include "perf/fit.h"
 #include "perf/study.h"
@@ -38,12 +39,15 @@ namespace {
 
 // What the GUI does after every edit of the canvas: apply the edit (here: move a device from one
 // system to another and back, alternately) and re-run the model, i.e. the design rules and the
-// fabric analysis, then the default predictions (ResNet-50, BERT-Large) of every system.
+// fabric analysis, then the default predictions (ResNet-50, BERT-Large) of every system, reusing
+// as the GUI does the tables and predictions of the systems the edit did not change.
 std::function<void()> editRerun(design::Design start)
 {
     auto design = std::make_shared<design::Design>(std::move(start));
     auto flip = std::make_shared<bool>(false);
-    return [design, flip] {
+    auto memo = std::make_shared<perf::PredictionMemo>();
+    auto analyzer = std::make_shared<fabric::Analyzer>();
+    return [design, flip, memo, analyzer] {
         design::Design &d = *design;
         if (d.systems.size() >= 2 && !d.systems[0].devices.empty()) {
             auto &from = d.systems[*flip ? 1 : 0].devices;
@@ -52,8 +56,8 @@ std::function<void()> editRerun(design::Design start)
             from.pop_back();
             *flip = !*flip;
         }
-        const fabric::Analysis analysis = fabric::analyze(d, catalog::Catalog::builtin());
-        volatile auto n = defaultPredictions(d, analysis).size();
+        const fabric::Analysis analysis = analyzer->analyze(d, catalog::Catalog::builtin());
+        volatile auto n = defaultPredictions(d, analysis, kDefaultBenchmarks, memo.get()).size();
         (void)n;
     };
 }

@@ -20,6 +20,7 @@ struct Finding
     Severity severity = Severity::Error;
     std::string message;
     std::vector<std::string> items; // ids of the items the finding names
+    bool operator==(const Finding &) const = default;
 };
 
 const char *severityName(Severity severity);

@@ -1,4 +1,5 @@
 #include "fabric/analysis.h"
+#include "fabric/analysis_p.h"
 
 #include "catalog/catalog.h"
 #include "cluster/clusterrules.h"
@@ -28,7 +29,7 @@ struct GpuFlow
 {
     std::size_t system;
     std::size_t row; // index into that system's h2d
-    Route route;
+    const Route *route;
 };
 
 Flow flowOf(const Route &r, double limit = std::numeric_limits<double>::infinity())
@@ -52,143 +53,143 @@ std::vector<design::Finding> findingsOf(const design::Design &design,
     return out;
 }
 
-Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
+SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System &s)
 {
-    Analysis out;
-    out.findings = findingsOf(design, catalog);
-    const Fabric fabric(design, catalog);
-    Router router(fabric);
+    const catalog::Catalog &catalog = fabric.catalog();
     const std::vector<double> &capacity = router.capacities();
-
-    std::vector<GpuFlow> allFlows;
-    for (const design::System &s : design.systems) {
-        SystemReport rep;
-        rep.name = s.name;
-        rep.host = s.host;
-        std::set<std::string> seen;
-        for (const auto &id : s.devices) {
-            const design::Device *d = fabric.index().device(id);
-            if (!d || !seen.insert(id).second)
-                continue;
-            if (catalog.gpu(d->model))
-                rep.gpus.push_back(id);
-            else if (catalog.nvme(d->model))
-                rep.drives.push_back(id);
-            else if (catalog.nic(d->model))
-                rep.nics.push_back(id);
-        }
-        const std::size_t index = out.systems.size();
-
-        // Host to device: alone, then all of this system's GPUs at once.
-        const std::vector<Route> h2d = router.hostToDevices(s.host, rep.gpus);
-        std::vector<Flow> flows;
-        for (std::size_t i = 0; i < h2d.size(); ++i) {
-            HostToDevice row;
-            row.device = rep.gpus[i];
-            row.aloneGBps = h2d[i].GBps;
-            row.route = nodeIds(fabric, h2d[i]);
-            rep.h2d.push_back(row);
-            flows.push_back(flowOf(h2d[i]));
-            allFlows.push_back({index, i, h2d[i]});
-        }
-        const std::vector<FlowRate> rates = maxMinFair(flows, capacity);
-        for (std::size_t i = 0; i < rates.size(); ++i) {
-            rep.h2d[i].concurrentGBps = rates[i].rate;
-            if (rates[i].bottleneck >= 0)
-                rep.h2d[i].bottleneck = router.resourceLabel(std::size_t(rates[i].bottleneck));
-        }
-
-        // Peer to peer between every ordered pair of GPUs; the hops from each GPU to the next
-        // in the list are kept for the ring below.
-        const std::size_t n = rep.gpus.size();
-        std::vector<Route> ringRoutes(n > 1 ? n : 0);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::string &from = rep.gpus[i];
-            std::vector<std::string> others;
-            for (const auto &to : rep.gpus) {
-                if (to != from)
-                    others.push_back(to);
-            }
-            std::vector<Route> routes = router.peers(s.host, from, others);
-            for (std::size_t k = 0; k < routes.size(); ++k)
-                rep.p2p.push_back({from,
-                                   others[k],
-                                   routes[k].kind,
-                                   routes[k].GBps,
-                                   routes[k].latencyUs,
-                                   nodeIds(fabric, routes[k]),
-                                   {},
-                                   {}});
-            if (n > 1) {
-                const std::size_t next = (i + 1) % n;
-                ringRoutes[i] = std::move(routes[next < i ? next : next - 1]);
-            }
-        }
-
-        // A ring that crosses sockets crosses back: its copies staged through host memory run
-        // both ways at once, and each direction gets less than a one-way copy does.
-        if (std::count_if(ringRoutes.begin(), ringRoutes.end(),
-                          [](const Route &r) { return r.kind == RouteKind::StagedViaHost; })
-            > 1) {
-            for (Route &r : ringRoutes)
-                if (r.kind == RouteKind::StagedViaHost)
-                    r.factor *= catalog.routing().stagedBothWays;
-        }
-
-        // Ring: each GPU sends to the next at once; routes share links max-min fairly, then a
-        // route's own factor (through a root complex, staged through memory) applies.
-        if (n > 1) {
-            std::vector<Flow> ringFlows;
-            for (const Route &r : ringRoutes)
-                ringFlows.push_back(flowOf(r));
-            const std::vector<FlowRate> ringRates = maxMinFair(ringFlows, capacity);
-            rep.ringGBps = std::numeric_limits<double>::infinity();
-            for (std::size_t i = 0; i < n; ++i) {
-                rep.ringGBps = std::min(rep.ringGBps, ringRates[i].rate * ringRoutes[i].factor);
-                rep.ringLatencyUs = std::max(rep.ringLatencyUs, ringRoutes[i].latencyUs);
-            }
-        }
-
-        // Drives feeding host memory, each limited by its own read rate.
-        const std::vector<Route> reads = router.devicesToHost(s.host, rep.drives);
-        std::vector<Flow> readFlows;
-        for (std::size_t i = 0; i < reads.size(); ++i) {
-            const double drive
-                = catalog.nvme(fabric.index().device(rep.drives[i])->model)->readGBps;
-            readFlows.push_back(flowOf(reads[i], drive));
-            rep.storage.push_back(
-                {rep.drives[i],
-                 reads[i].kind == RouteKind::None ? 0 : std::min(drive, reads[i].GBps), 0});
-        }
-        const std::vector<FlowRate> readRates = maxMinFair(readFlows, capacity);
-        for (std::size_t i = 0; i < readRates.size(); ++i)
-            rep.storage[i].concurrentGBps = readRates[i].rate;
-
-        // A step's transfers, for the performance model: each GPU sends its gradients to the
-        // next and its share of the inter-node traffic to a NIC (rail-style, GPU i to NIC
-        // i mod NICs), receives its input from host memory, and the drives feed host memory.
-        StepFlowsBuilder step;
-        for (const Route &r : ringRoutes)
-            step.add(FlowClass::Ring, r);
-        for (const Route &r : h2d)
-            step.add(FlowClass::Input, r);
-        for (std::size_t i = 0; i < reads.size(); ++i)
-            step.addDrive(reads[i], rep.storage[i].aloneGBps, rep.drives[i] + " (drive read)");
-        for (std::size_t i = 0; i < n && !rep.nics.empty(); ++i) {
-            const std::vector<Route> toNic
-                = router.peers(s.host, rep.gpus[i], {rep.nics[i % rep.nics.size()]});
-            step.add(FlowClass::Network, toNic.front());
-        }
-        rep.flows = step.finish(capacity, [&](std::size_t r) { return router.resourceLabel(r); });
-        out.systems.push_back(std::move(rep));
+    SystemReport rep;
+    rep.name = s.name;
+    rep.host = s.host;
+    std::set<std::string> seen;
+    for (const auto &id : s.devices) {
+        const design::Device *d = fabric.index().device(id);
+        if (!d || !seen.insert(id).second)
+            continue;
+        if (catalog.gpu(d->model))
+            rep.gpus.push_back(id);
+        else if (catalog.nvme(d->model))
+            rep.drives.push_back(id);
+        else if (catalog.nic(d->model))
+            rep.nics.push_back(id);
     }
+
+    // Host to device: alone, then all of this system's GPUs at once.
+    std::vector<Route> h2d = router.hostToDevices(s.host, rep.gpus);
+    std::vector<Flow> flows;
+    for (std::size_t i = 0; i < h2d.size(); ++i) {
+        HostToDevice row;
+        row.device = rep.gpus[i];
+        row.aloneGBps = h2d[i].GBps;
+        row.route = nodeIds(fabric, h2d[i]);
+        rep.h2d.push_back(row);
+        flows.push_back(flowOf(h2d[i]));
+    }
+    const std::vector<FlowRate> rates = maxMinFair(flows, capacity);
+    for (std::size_t i = 0; i < rates.size(); ++i) {
+        rep.h2d[i].concurrentGBps = rates[i].rate;
+        if (rates[i].bottleneck >= 0)
+            rep.h2d[i].bottleneck = router.resourceLabel(std::size_t(rates[i].bottleneck));
+    }
+
+    // Peer to peer between every ordered pair of GPUs; the hops from each GPU to the next
+    // in the list are kept for the ring below.
+    const std::size_t n = rep.gpus.size();
+    std::vector<Route> ringRoutes(n > 1 ? n : 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string &from = rep.gpus[i];
+        std::vector<std::string> others;
+        for (const auto &to : rep.gpus) {
+            if (to != from)
+                others.push_back(to);
+        }
+        std::vector<Route> routes = router.peers(s.host, from, others);
+        for (std::size_t k = 0; k < routes.size(); ++k)
+            rep.p2p.push_back({from,
+                               others[k],
+                               routes[k].kind,
+                               routes[k].GBps,
+                               routes[k].latencyUs,
+                               nodeIds(fabric, routes[k]),
+                               {},
+                               {}});
+        if (n > 1) {
+            const std::size_t next = (i + 1) % n;
+            ringRoutes[i] = std::move(routes[next < i ? next : next - 1]);
+        }
+    }
+
+    // A ring that crosses sockets crosses back: its copies staged through host memory run
+    // both ways at once, and each direction gets less than a one-way copy does.
+    if (std::count_if(ringRoutes.begin(), ringRoutes.end(),
+                      [](const Route &r) { return r.kind == RouteKind::StagedViaHost; })
+        > 1) {
+        for (Route &r : ringRoutes)
+            if (r.kind == RouteKind::StagedViaHost)
+                r.factor *= catalog.routing().stagedBothWays;
+    }
+
+    // Ring: each GPU sends to the next at once; routes share links max-min fairly, then a
+    // route's own factor (through a root complex, staged through memory) applies.
+    if (n > 1) {
+        std::vector<Flow> ringFlows;
+        for (const Route &r : ringRoutes)
+            ringFlows.push_back(flowOf(r));
+        const std::vector<FlowRate> ringRates = maxMinFair(ringFlows, capacity);
+        rep.ringGBps = std::numeric_limits<double>::infinity();
+        for (std::size_t i = 0; i < n; ++i) {
+            rep.ringGBps = std::min(rep.ringGBps, ringRates[i].rate * ringRoutes[i].factor);
+            rep.ringLatencyUs = std::max(rep.ringLatencyUs, ringRoutes[i].latencyUs);
+        }
+    }
+
+    // Drives feeding host memory, each limited by its own read rate.
+    const std::vector<Route> reads = router.devicesToHost(s.host, rep.drives);
+    std::vector<Flow> readFlows;
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+        const double drive = catalog.nvme(fabric.index().device(rep.drives[i])->model)->readGBps;
+        readFlows.push_back(flowOf(reads[i], drive));
+        rep.storage.push_back(
+            {rep.drives[i], reads[i].kind == RouteKind::None ? 0 : std::min(drive, reads[i].GBps),
+             0});
+    }
+    const std::vector<FlowRate> readRates = maxMinFair(readFlows, capacity);
+    for (std::size_t i = 0; i < readRates.size(); ++i)
+        rep.storage[i].concurrentGBps = readRates[i].rate;
+
+    // A step's transfers, for the performance model: each GPU sends its gradients to the
+    // next and its share of the inter-node traffic to a NIC (rail-style, GPU i to NIC
+    // i mod NICs), receives its input from host memory, and the drives feed host memory.
+    StepFlowsBuilder step;
+    for (const Route &r : ringRoutes)
+        step.add(FlowClass::Ring, r);
+    for (const Route &r : h2d)
+        step.add(FlowClass::Input, r);
+    for (std::size_t i = 0; i < reads.size(); ++i)
+        step.addDrive(reads[i], rep.storage[i].aloneGBps, rep.drives[i] + " (drive read)");
+    for (std::size_t i = 0; i < n && !rep.nics.empty(); ++i) {
+        const std::vector<Route> toNic
+            = router.peers(s.host, rep.gpus[i], {rep.nics[i % rep.nics.size()]});
+        step.add(FlowClass::Network, toNic.front());
+    }
+    rep.flows = step.finish(capacity, [&](std::size_t r) { return router.resourceLabel(r); });
+    return {std::move(rep), h2d};
+}
+
+void finishAnalysis(Analysis &out, const design::Design &design, const Fabric &fabric,
+                    Router &router, const std::vector<const std::vector<Route> *> &h2d)
+{
+    const std::vector<double> &capacity = router.capacities();
+    std::vector<GpuFlow> allFlows;
+    for (std::size_t system = 0; system < h2d.size(); ++system)
+        for (std::size_t i = 0; i < h2d[system]->size(); ++i)
+            allFlows.push_back({system, i, &(*h2d[system])[i]});
 
     // Every system busy at once: who loses what to whom.
     std::vector<Flow> flows;
     std::map<std::size_t, std::set<std::size_t>> systemsOn; // resource -> systems using it
     for (const GpuFlow &g : allFlows) {
-        flows.push_back(flowOf(g.route));
-        for (std::size_t r : g.route.resources)
+        flows.push_back(flowOf(*g.route));
+        for (std::size_t r : g.route->resources)
             systemsOn[r].insert(g.system);
     }
     const std::vector<FlowRate> rates = maxMinFair(flows, capacity);
@@ -280,6 +281,24 @@ Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
              {}});
     }
     attachMeasurements(out, design);
+}
+
+Analysis analyze(const design::Design &design, const catalog::Catalog &catalog)
+{
+    Analysis out;
+    out.findings = findingsOf(design, catalog);
+    const Fabric fabric(design, catalog);
+    Router router(fabric);
+    std::vector<std::vector<Route>> h2d;
+    for (const design::System &s : design.systems) {
+        SystemTables t = tablesOf(fabric, router, s);
+        out.systems.push_back(std::move(t.report));
+        h2d.push_back(std::move(t.h2d));
+    }
+    std::vector<const std::vector<Route> *> routes;
+    for (const auto &r : h2d)
+        routes.push_back(&r);
+    finishAnalysis(out, design, fabric, router, routes);
     return out;
 }
 

@@ -21,6 +21,7 @@ struct HostToDevice
     std::vector<std::string> route;
     std::optional<double> measuredGBps; // the real machine's, when the design has it
     std::string measuredBy;             // its tool and test
+    bool operator==(const HostToDevice &) const = default;
 };
 
 struct PeerToPeer
@@ -33,6 +34,7 @@ struct PeerToPeer
     std::vector<std::string> route;
     std::optional<double> measuredGBps;
     std::string measuredBy;
+    bool operator==(const PeerToPeer &) const = default;
 };
 
 struct StorageRead
@@ -40,6 +42,7 @@ struct StorageRead
     std::string device;
     double aloneGBps = 0;      // drive rate or path, whichever is lower
     double concurrentGBps = 0; // all drives of the system read at once
+    bool operator==(const StorageRead &) const = default;
 };
 
 // A part of the pool that several systems use: what it costs this system when all are busy.
@@ -48,6 +51,7 @@ struct SharedCost
     std::string part;
     std::vector<std::string> sharedWith;
     double lostGBps = 0; // host-to-device bandwidth this system loses to the others, summed
+    bool operator==(const SharedCost &) const = default;
 };
 
 struct SystemReport
@@ -71,6 +75,7 @@ struct SystemReport
     // A training step's transfers at once (ring, input copies, drive reads, GPU to NIC), for the
     // performance model's sharing of links between them.
     StepFlows flows;
+    bool operator==(const SystemReport &) const = default;
 };
 
 struct NetworkPath
@@ -80,6 +85,7 @@ struct NetworkPath
     double GBps = 0; // all NICs of the smaller side at once
     double latencyUs = 0;
     std::vector<std::string> route; // one NIC-to-NIC route, as an example
+    bool operator==(const NetworkPath &) const = default;
 };
 
 struct Analysis
@@ -87,6 +93,7 @@ struct Analysis
     std::vector<SystemReport> systems;
     std::vector<NetworkPath> network;
     std::vector<design::Finding> findings;
+    bool operator==(const Analysis &) const = default;
 };
 
 // Every rule's findings: the design's (design::checkDesign) and its cluster's

@@ -25,6 +25,7 @@ struct SharedResource
     double capacityGBps = 0;
     std::array<int, kFlowClasses> flows{}; // flows of each class crossing it
     std::string label;                     // e.g. "hostA/cpu0 -> pool/up0 (pcie4x16)"
+    bool operator==(const SharedResource &) const = default;
 };
 
 struct StepFlows
@@ -36,6 +37,7 @@ struct StepFlows
     // (catalog routing factors); the smallest over the class's flows.
     std::array<double, kFlowClasses> factor{1, 1, 1, 1};
     std::array<double, kFlowClasses> latencyUs{}; // the largest over the class's flows
+    bool operator==(const StepFlows &) const = default;
 };
 
 } // namespace clab::fabric

@@ -26,6 +26,7 @@ struct BillItem
     std::string id;   // catalog id
     const catalog::Entry *part = nullptr;
     double count = 0;
+    bool operator==(const BillItem &) const = default;
 };
 
 // What energy and money cost: every figure with where it comes from. The shipped table,

@@ -19,6 +19,7 @@ struct Plan
     int tensor = 1;   // tensor-parallel GPUs (inside a node)
     int pipeline = 1; // pipeline stages
     // data parallelism is what is left: GPUs / (tensor * pipeline)
+    bool operator==(const Plan &) const = default;
 };
 
 // What to predict: the benchmark and how it is run. Everything left empty takes a documented
@@ -30,6 +31,7 @@ struct Request
     std::string software;               // a stack of the calibration; "" its default
     std::string loader;                 // a loader of the workload; "" its default
     std::optional<Plan> plan;           // the smallest split that fits in memory
+    bool operator==(const Request &) const = default;
 };
 
 // Where a step's time goes, and what it adds up to. All times in seconds unless the name says.

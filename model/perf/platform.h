@@ -50,6 +50,7 @@ struct Platform
     // platform.
     std::vector<BillItem> bill;
     std::vector<std::string> notes;
+    bool operator==(const Platform &) const = default;
 };
 
 // The platform of one composed system of an analysed design. With `nodes` > 1 the system is one

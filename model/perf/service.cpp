@@ -15,7 +15,59 @@ Prediction finish(Prediction p, const Platform &platform, const workload::Worklo
     return p;
 }
 
+// A hash of what tells platforms apart most often: the GPU, its count, the bandwidths, the links
+// the step's transfers share, the workload; equal keys are then compared in full.
+std::size_t keyHash(const Platform &p, const workload::Workload *w, const Request &r)
+{
+    std::size_t h = std::hash<const void *>{}(p.gpu);
+    auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    mix(std::hash<const void *>{}(w));
+    mix(std::hash<int>{}(p.gpusPerNode));
+    mix(std::hash<int>{}(p.nodes));
+    mix(std::hash<double>{}(p.ringGBps));
+    mix(std::hash<double>{}(p.h2dGBps));
+    mix(std::hash<double>{}(p.networkGBps));
+    mix(std::hash<std::string>{}(p.linkKey));
+    for (const fabric::SharedResource &r : p.flows.resources) // names the system's own links
+        mix(std::hash<std::string>{}(r.label));
+    mix(std::hash<int>{}(r.globalBatch));
+    return h;
+}
+
 } // namespace
+
+const Prediction &PredictionMemo::predict(const Platform &platform, const workload::Workload &w,
+                                          const Request &request, const Calibration &calibration)
+{
+    const std::size_t hash = keyHash(platform, &w, request);
+    const auto [first, last] = m_entries.equal_range(hash);
+    for (auto it = first; it != last; ++it) {
+        const Entry &e = it->second;
+        if (e.workload == &w && e.calibration == &calibration && e.request == request
+            && e.platform == platform) {
+            ++m_hits;
+            return e.prediction;
+        }
+    }
+    if (m_entries.size() >= kLimit)
+        m_entries.clear();
+    Entry e{platform, &w, request, &calibration, perf::predict(platform, w, request, calibration)};
+    return m_entries.emplace(hash, std::move(e))->second.prediction;
+}
+
+std::vector<Prediction> PredictionMemo::predictSystem(
+    const design::DesignIndex &index, const fabric::Analysis &analysis, std::size_t system,
+    const std::vector<const workload::Workload *> &workloads, const Request &request,
+    const Calibration &calibration, const catalog::Catalog &catalog)
+{
+    Platform platform = platformOf(index, analysis, system, catalog);
+    platform.nodes = 1; // as perf::predictSystem with no scale-out
+    std::vector<Prediction> out;
+    out.reserve(workloads.size());
+    for (const workload::Workload *w : workloads)
+        out.push_back(finish(predict(platform, *w, request, calibration), platform, *w));
+    return out;
+}
 
 Prediction predictSystem(const design::DesignIndex &index, const fabric::Analysis &analysis,
                          std::size_t system, const workload::Workload &w, const Request &request,

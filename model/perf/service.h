@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 namespace clab::cluster {
 struct Topology;
@@ -32,6 +33,42 @@ std::vector<Prediction> predictSystem(const design::DesignIndex &index,
                                       const std::vector<const workload::Workload *> &workloads,
                                       const Request &request, const Calibration &calibration,
                                       const catalog::Catalog &catalog, const ScaleOut &scale = {});
+
+// Remembers the predictions it has made, so that predicting a design's systems again after an edit
+// costs only the systems the edit changed (the GUI re-predicts after every edit of the canvas;
+// identical systems of a pool share one prediction too). Keyed on everything predict() reads: the
+// platform's values, the workload, the request, and the calibration by address (catalogs and
+// calibrations do not change once built: a user part makes a new catalog). The energy figures are
+// worked out again every time, from the prices in force. Holds at most kLimit predictions.
+class PredictionMemo
+{
+public:
+    static constexpr std::size_t kLimit = 4096;
+
+    // As perf::predictSystem, reusing a remembered prediction of an equal platform.
+    std::vector<Prediction> predictSystem(const design::DesignIndex &index,
+                                          const fabric::Analysis &analysis, std::size_t system,
+                                          const std::vector<const workload::Workload *> &workloads,
+                                          const Request &request, const Calibration &calibration,
+                                          const catalog::Catalog &catalog);
+    std::size_t size() const { return m_entries.size(); }
+    std::size_t hits() const { return m_hits; }
+
+private:
+    struct Entry
+    {
+        Platform platform;
+        const workload::Workload *workload = nullptr;
+        Request request;
+        const Calibration *calibration = nullptr;
+        Prediction prediction;
+    };
+    const Prediction &predict(const Platform &platform, const workload::Workload &w,
+                              const Request &request, const Calibration &calibration);
+
+    std::unordered_multimap<std::size_t, Entry> m_entries; // by a hash of the key
+    std::size_t m_hits = 0;
+};
 
 // The design's own cluster (design::Cluster), predicted at the default global batch of all its
 // GPUs; nullopt when the design has none. Throws InputError as clusterPlatformOf does.
