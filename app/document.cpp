@@ -33,7 +33,7 @@ void Document::load(const QString &path)
     m_displayName.clear();
     m_undoStack.clear();
     Q_EMIT fileChanged();
-    Q_EMIT changed();
+    Q_EMIT changed(Change::Design);
 }
 
 void Document::loadText(std::string_view text, const QString &displayName)
@@ -45,7 +45,7 @@ void Document::loadText(std::string_view text, const QString &displayName)
     m_displayName = displayName;
     m_undoStack.clear();
     Q_EMIT fileChanged();
-    Q_EMIT changed();
+    Q_EMIT changed(Change::Design);
 }
 
 void Document::loadRecovered(std::string_view text, const QString &origin,
@@ -59,7 +59,7 @@ void Document::loadRecovered(std::string_view text, const QString &origin,
     m_undoStack.clear();
     m_undoStack.resetClean(); // unsaved work until the user saves it
     Q_EMIT fileChanged();
-    Q_EMIT changed();
+    Q_EMIT changed(Change::Design);
 }
 
 void Document::save(const QString &path)
@@ -74,20 +74,20 @@ void Document::save(const QString &path)
 void Document::setDesign(design::Design design)
 {
     m_design = std::move(design);
-    Q_EMIT changed();
+    Q_EMIT changed(Change::Design);
 }
 
-void Document::apply(const std::function<void(design::Design &)> &edit)
+void Document::apply(const std::function<void(design::Design &)> &edit, Change change)
 {
     edit(m_design);
-    Q_EMIT changed();
+    Q_EMIT changed(change);
 }
 
 bool Document::applyIf(const std::function<bool(design::Design &)> &edit)
 {
     if (!edit(m_design))
         return false;
-    Q_EMIT changed();
+    Q_EMIT changed(Change::Design);
     return true;
 }
 

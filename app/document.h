@@ -10,8 +10,15 @@
 
 namespace clab {
 
+// What an edit changed, so that listeners redo only what depends on it.
+enum class Change {
+    Layout, // canvas positions only: nothing the rules, the fabric or the model read
+    Design, // anything else (composition, parts, links, names, systems, design information)
+};
+
 // Owns the open design, its file name and the undo stack, and announces every change through
-// one signal. Views never hold the design; they ask the document.
+// one signal that says whether the edit was only a move on the canvas. Views never hold the
+// design; they ask the document.
 class Document : public QObject
 {
     Q_OBJECT
@@ -37,13 +44,13 @@ public:
     // For commands: replace the design without touching the undo stack.
     void setDesign(design::Design design);
     // Applies an edit in place and announces it (for commands only).
-    void apply(const std::function<void(design::Design &)> &edit);
+    void apply(const std::function<void(design::Design &)> &edit, Change change = Change::Design);
     // Like apply, for an edit that may find nothing to do: announces it only when it returns true
     // (an edit that returns false must leave the design untouched).
     bool applyIf(const std::function<bool(design::Design &)> &edit);
 
 Q_SIGNALS:
-    void changed();
+    void changed(clab::Change change);
     void fileChanged();
 
 private:

@@ -224,9 +224,14 @@ void MainWindow::createDocks()
     resizeDocks({results}, {300}, Qt::Vertical);
 }
 
-void MainWindow::refresh()
+void MainWindow::refresh(Change change)
 {
     const design::Design &design = m_document.design();
+    if (change == Change::Layout) {
+        // A move on the canvas: nothing the analysis or the predictions read has changed.
+        m_scene->setDesign(design, m_analysis.findings);
+        return;
+    }
     m_analysis = m_analyzer.analyze(design, catalog::Catalog::builtin());
     if (!m_storedMeasurements.empty())
         fabric::attachMeasurements(

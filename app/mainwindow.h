@@ -41,7 +41,8 @@ class SystemsView;
 
 // The main window: the composition canvas in the middle, the palette on the left, the inspector
 // and findings on the right, results, experiments and charts below, all over one Document. After
-// every change of the document the analysis and predictions re-run and every view refreshes.
+// every change of the document but a move on the canvas, the analysis and predictions re-run
+// (reusing what the change could not affect) and every view refreshes.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -119,7 +120,7 @@ private:
     void createFileMenu();
     void createExportActions(QMenu *file);
     void createModelMenu();
-    void refresh();
+    void refresh(Change change = Change::Design);
     // Reads the measurements the store holds for named systems (import --system), shown beside
     // the model for design systems of the same name, and refreshes.
     void reloadStoredMeasurements();

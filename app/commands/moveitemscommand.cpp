@@ -31,12 +31,14 @@ void MoveItemsCommand::redo()
         setObsolete(true);
         return;
     }
-    m_document->apply([this](design::Design &edited) { design::setPositions(edited, m_to); });
+    m_document->apply([this](design::Design &edited) { design::setPositions(edited, m_to); },
+                      Change::Layout);
 }
 
 void MoveItemsCommand::undo()
 {
-    m_document->apply([this](design::Design &edited) { design::setPositions(edited, m_from); });
+    m_document->apply([this](design::Design &edited) { design::setPositions(edited, m_from); },
+                      Change::Layout);
 }
 
 int MoveItemsCommand::id() const

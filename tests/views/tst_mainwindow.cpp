@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "commands/moveitemscommand.h"
 #include "store/import.h"
 #include "store/store.h"
 #include "views/canvas/canvasscene.h"
@@ -31,6 +32,7 @@ class TestMainWindow : public QObject
 private Q_SLOTS:
     void initTestCase();
     void opensSeedTestbed();
+    void moveReanalysesNothing();
     void badFileKeepsDocument();
     void saveAndReopen();
     void showsDesignCluster();
@@ -74,6 +76,25 @@ void TestMainWindow::opensSeedTestbed()
     const design::Design &d = w.document()->design();
     QCOMPARE(w.canvasScene()->nodeCount(),
              d.hosts.size() + d.chassis.size() + d.switches.size() + d.devices.size());
+}
+
+// A move on the canvas changes nothing the rules, the fabric or the model read: the canvas follows
+// (also on undo), and the analysis does not run again. Any other edit runs it.
+void TestMainWindow::moveReanalysesNothing()
+{
+    MainWindow w;
+    QVERIFY(w.openExample(QString::fromLatin1(design::kSeedExample)));
+    QSignalSpy updated(&w, &MainWindow::analysisUpdated);
+    QUndoStack *stack = w.document()->undoStack();
+    const QPointF before = w.canvasScene()->node("hostA")->pos();
+    stack->push(new commands::MoveItemsCommand(w.document(), {{"hostA", {before.x() + 300, 40}}}));
+    QCOMPARE(w.canvasScene()->node("hostA")->pos(), QPointF(before.x() + 300, 40));
+    stack->undo();
+    QCOMPARE(w.canvasScene()->node("hostA")->pos(), before);
+    QCOMPARE(updated.count(), 0);
+    w.document()->apply([](design::Design &d) { d.systems.front().name += " renamed"; });
+    QCOMPARE(updated.count(), 1);
+    QVERIFY(w.analysis().systems.front().name.ends_with(" renamed"));
 }
 
 void TestMainWindow::badFileKeepsDocument()
