@@ -229,7 +229,7 @@ void MainWindow::refresh(Change change)
     const design::Design &design = m_document.design();
     if (change == Change::Layout) {
         // A move on the canvas: nothing the analysis or the predictions read has changed.
-        m_scene->setDesign(design, m_analysis.findings);
+        m_scene->setLayout(design.layout);
         return;
     }
     m_analysis = m_analyzer.analyze(design, catalog::Catalog::builtin());

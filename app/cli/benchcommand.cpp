@@ -8,6 +8,7 @@
 #include "catalog/catalog.h"
 #include "design/examples.h"
 #include "cli/chartcommand.h"
+#include "cli/editbench.h"
 #include "cluster/report.h"
 #include "fabric/analysis.h"
 #include "fabric/analyzer.h"
@@ -144,6 +145,8 @@ std::vector<Benchmark> benchmarks()
          }},
         {"edit_rerun_seed", "<= 16 ms", [] { return editRerun(design::seedTestbed()); }},
         {"edit_rerun_1000", "<= 5 ms", [] { return editRerun(design::generatePool(1000)); }},
+        {"edit_move_1000", "<= 1 ms", [] { return editMoveBenchmarkBody(); },
+         "a non-GUI application is already running"},
         {"predict", "<= 10 us",
          [] {
              // What the canvas does after an edit, once the fabric analysis has run: turn the

@@ -353,13 +353,57 @@ QPointF CanvasScene::anchorOf(const std::string &endpoint) const
     return item->mapToScene(item->portAnchor(toQString(e.port)));
 }
 
-void CanvasScene::updateLinkGeometry()
+void CanvasScene::updateLinkGeometry(const std::set<const QGraphicsItem *> *moved)
 {
-    for (std::size_t i = 0; i < m_links.size() && i < m_design.links.size(); ++i)
-        m_links[i]->setEnds(anchorOf(m_design.links[i].from), anchorOf(m_design.links[i].to));
-    for (LinkItem *a : m_assignments)
-        a->setEnds(anchorOf(a->data(0).toString().toStdString()),
-                   anchorOf(a->data(1).toString().toStdString()));
+    auto follows = [&](const std::string &from, const std::string &to) {
+        if (!moved)
+            return true;
+        for (const std::string *end : {&from, &to}) {
+            const NodeItem *item = node(design::splitEndpoint(*end).item);
+            if (item && (moved->count(item) || moved->count(item->parentItem())))
+                return true;
+        }
+        return false;
+    };
+    for (std::size_t i = 0; i < m_links.size() && i < m_design.links.size(); ++i) {
+        const design::Link &l = m_design.links[i];
+        if (follows(l.from, l.to))
+            m_links[i]->setEnds(anchorOf(l.from), anchorOf(l.to));
+    }
+    for (LinkItem *a : m_assignments) {
+        const std::string from = a->data(0).toString().toStdString();
+        const std::string to = a->data(1).toString().toStdString();
+        if (follows(from, to))
+            a->setEnds(anchorOf(from), anchorOf(to));
+    }
+}
+
+void CanvasScene::setLayout(const std::map<std::string, design::Position> &layout)
+{
+    // An item that lost its position (the undo of its first move) goes back to where the
+    // automatic layout puts it: that needs the whole layout again.
+    for (const auto &[id, p] : m_design.layout) {
+        if (!layout.count(id)) {
+            m_design.layout = layout;
+            placeNodes();
+            updateLinkGeometry();
+            return;
+        }
+    }
+    std::set<const QGraphicsItem *> moved;
+    for (const auto &[id, p] : layout) {
+        const auto it = m_design.layout.find(id);
+        if (it != m_design.layout.end() && it->second == p)
+            continue;
+        m_positions[id] = p;
+        NodeItem *item = node(id);
+        if (item && !item->parentItem()) {
+            item->setPos(p.x, p.y);
+            moved.insert(item);
+        }
+    }
+    m_design.layout = layout;
+    updateLinkGeometry(&moved);
 }
 
 NodeItem *CanvasScene::nodeAt(QPointF scenePos, const QGraphicsItem *except) const

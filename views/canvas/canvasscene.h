@@ -7,6 +7,7 @@
 #include <QGraphicsScene>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ public:
     // Shows a design; items are kept by id, so selection survives an edit.
     void setDesign(const design::Design &design, const std::vector<design::Finding> &findings);
     const design::Design &design() const { return m_design; }
+    // Follows a move on the canvas (the design's layout alone changed): only the moved items and
+    // the lines that end on them are redrawn.
+    void setLayout(const std::map<std::string, design::Position> &layout);
 
     NodeItem *node(const std::string &id) const;
     std::size_t nodeCount() const { return m_nodes.size(); }
@@ -67,7 +71,8 @@ private:
     void syncNodes(const std::vector<design::Finding> &findings);
     void syncLinks();
     void placeNodes();
-    void updateLinkGeometry();
+    // The lines ending on `moved` items (or on items inside them); all when null.
+    void updateLinkGeometry(const std::set<const QGraphicsItem *> *moved = nullptr);
     QPointF anchorOf(const std::string &endpoint) const;
     NodeItem *nodeAt(QPointF scenePos, const QGraphicsItem *except = nullptr) const;
     void finishMove();

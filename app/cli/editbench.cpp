@@ -1,0 +1,47 @@
+#include "cli/editbench.h"
+
+#include "cli/offscreenapp.h"
+#include "commands/moveitemscommand.h"
+#include "document.h"
+
+#include "catalog/catalog.h"
+#include "design/examples.h"
+#include "fabric/analysis.h"
+#include "views/canvas/canvasscene.h"
+
+#include <memory>
+
+namespace clab::cli {
+
+std::function<void()> editMoveBenchmarkBody()
+{
+    static std::unique_ptr<QApplication> app; // lives until the program ends
+    if (std::string problem; !ensureWidgetApplication(app, problem))
+        return {};
+    struct Canvas
+    {
+        Document document;
+        views::CanvasScene scene;
+        std::vector<design::Finding> findings;
+    };
+    auto canvas = std::make_shared<Canvas>();
+    Canvas *c = canvas.get();
+    c->document.setDesign(design::generatePool(1000));
+    c->findings = fabric::findingsOf(c->document.design(), catalog::Catalog::builtin());
+    c->scene.setDesign(c->document.design(), c->findings);
+    // What MainWindow::refresh does after a move.
+    QObject::connect(&c->document, &Document::changed, &c->scene, [c](Change change) {
+        if (change == Change::Layout)
+            c->scene.setLayout(c->document.design().layout);
+    });
+    const std::string host = c->document.design().hosts.front().id;
+    auto step = std::make_shared<int>(0);
+    return [canvas, host, step] {
+        const double x = 40.0 * (++*step % 2);
+        // Each its own command: pushed moves of one item merge, as a drag's do.
+        canvas->document.undoStack()->push(
+            new commands::MoveItemsCommand(&canvas->document, {{host, {x, 80}}}));
+    };
+}
+
+} // namespace clab::cli

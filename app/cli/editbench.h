@@ -1,0 +1,12 @@
+#pragma once
+
+#include <functional>
+
+namespace clab::cli {
+
+// `composelab bench` edit_move_1000: a move on the canvas of the 1,000-device pool, as the GUI
+// handles it (the move command on the document's undo stack, the canvas following); nothing
+// when widgets cannot be made.
+std::function<void()> editMoveBenchmarkBody();
+
+} // namespace clab::cli
