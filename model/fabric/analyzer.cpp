@@ -2,7 +2,9 @@
 
 #include "fabric/analysis_p.h"
 
+#include <algorithm>
 #include <deque>
+#include <tuple>
 
 namespace clab::fabric {
 
@@ -28,11 +30,41 @@ Analyzer::Analyzer()
 }
 Analyzer::~Analyzer() = default;
 
+namespace {
+
+// Parts as the fabric sees them: it reads no display names, so a rename keeps it.
+auto seen(const design::Host &p)
+{
+    return std::tie(p.id, p.model);
+}
+auto seen(const design::Chassis &p)
+{
+    return std::tie(p.id, p.model);
+}
+auto seen(const design::Switch &p)
+{
+    return std::tie(p.id, p.model);
+}
+auto seen(const design::Device &p)
+{
+    return std::tie(p.id, p.model, p.chassis, p.slot);
+}
+
+template<typename Part>
+bool sameParts(const std::vector<Part> &a, const std::vector<Part> &b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const Part &x, const Part &y) { return seen(x) == seen(y); });
+}
+
+} // namespace
+
 bool Analyzer::sameTopology(const design::Design &d, const catalog::Catalog &catalog) const
 {
     const design::Design *t = m_state->topology.get();
-    return t && m_state->catalog == &catalog && t->hosts == d.hosts && t->chassis == d.chassis
-           && t->switches == d.switches && t->devices == d.devices && t->links == d.links;
+    return t && m_state->catalog == &catalog && sameParts(t->hosts, d.hosts)
+           && sameParts(t->chassis, d.chassis) && sameParts(t->switches, d.switches)
+           && sameParts(t->devices, d.devices) && t->links == d.links;
 }
 
 Analysis Analyzer::analyze(const design::Design &design, const catalog::Catalog &catalog)

@@ -10,8 +10,9 @@ namespace clab::fabric {
 
 // analyze() over and over on one design as it is edited (the GUI after every edit), reusing what
 // an edit could not change: the fabric and its routing while the topology (hosts, chassis,
-// switches, devices, links) and the catalog stay the same, and each system's own tables (host to
-// device, peer to peer, ring, drive reads, step flows) while its name, host and devices do too.
+// switches, devices, links; not their display names) and the catalog stay the same, and each
+// system's own tables (host to device, peer to peer, ring, drive reads, step flows) while its
+// name, host and devices do too.
 // What couples the systems (every system busy at once, the network between them), the design
 // rules and the measurements are worked out again every time, so the result is analyze()'s.
 class Analyzer

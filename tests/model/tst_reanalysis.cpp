@@ -51,6 +51,21 @@ std::vector<Edit> edits()
              d.layout["moved"] = {1, 2};
          },
          true},
+        {"rename parts (display names)",
+         [](design::Design &d) {
+             d.hosts.front().name = "renamed host";
+             d.devices.front().name = "renamed device";
+         },
+         true},
+        {"move a device to another slot",
+         [](design::Design &d) {
+             for (design::Device &dev : d.devices)
+                 if (!dev.chassis.empty()) {
+                     dev.slot += 100;
+                     break;
+                 }
+         },
+         false},
         {"remove a link", [](design::Design &d) { d.links.pop_back(); }, false},
         {"change a device's model",
          [](design::Design &d) {
