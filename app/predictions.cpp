@@ -23,12 +23,9 @@ std::vector<std::vector<SystemPrediction>> defaultPredictions(const design::Desi
         if (!analysis.systems[i].gpus.empty()) {
             // The same service `composelab predict` calls, with its defaults: the batch that
             // trains fastest, the benchmark's precision, the newest calibrated software.
-            const perf::Calibration &calibration = perf::Calibration::builtin();
             std::vector<perf::Prediction> p
-                = memo ? memo->predictSystem(index, analysis, i, workloads, perf::Request{},
-                                             calibration, cat)
-                       : perf::predictSystem(index, analysis, i, workloads, perf::Request{},
-                                             calibration, cat);
+                = perf::predictSystem(index, analysis, i, workloads, perf::Request{},
+                                      perf::Calibration::builtin(), cat, {}, memo);
             for (std::size_t k = 0; k < p.size(); ++k)
                 rows.push_back({workloads[k], p[k].precision, std::move(p[k])});
         }

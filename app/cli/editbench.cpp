@@ -5,6 +5,7 @@
 #include "document.h"
 
 #include "catalog/catalog.h"
+#include "design/autolayout.h"
 #include "design/examples.h"
 #include "fabric/analysis.h"
 #include "views/canvas/canvasscene.h"
@@ -26,7 +27,11 @@ std::function<void()> editMoveBenchmarkBody()
     };
     auto canvas = std::make_shared<Canvas>();
     Canvas *c = canvas.get();
-    c->document.setDesign(design::generatePool(1000));
+    // Laid out, as a saved design is after Tidy layout: a design with items placed around the
+    // others places them all again after every move.
+    design::Design pool = design::generatePool(1000);
+    pool.layout = design::autoLayout(pool, catalog::Catalog::builtin(), false);
+    c->document.setDesign(std::move(pool));
     c->findings = fabric::findingsOf(c->document.design(), catalog::Catalog::builtin());
     c->scene.setDesign(c->document.design(), c->findings);
     // What MainWindow::refresh does after a move.

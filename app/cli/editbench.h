@@ -4,8 +4,8 @@
 
 namespace clab::cli {
 
-// `composelab bench` edit_move_1000: a move on the canvas of the 1,000-device pool, as the GUI
-// handles it (the move command on the document's undo stack, the canvas following); nothing
+// `composelab bench` edit_move_1000: a move on the canvas of the laid-out 1,000-device pool, as the
+// GUI handles it (the move command on the document's undo stack, the canvas following); nothing
 // when widgets cannot be made.
 std::function<void()> editMoveBenchmarkBody();
 

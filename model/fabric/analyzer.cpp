@@ -72,19 +72,20 @@ Analysis Analyzer::analyze(const design::Design &design, const catalog::Catalog 
     State &st = *m_state;
     m_reusedFabric = sameTopology(design, catalog);
     if (!m_reusedFabric) {
-        st.systems.clear();
-        st.router.reset();
-        st.fabric.reset();
+        // Built aside and kept only once all is built, so that a throw leaves no half state.
         auto topology = std::make_unique<design::Design>();
         topology->hosts = design.hosts;
         topology->chassis = design.chassis;
         topology->switches = design.switches;
         topology->devices = design.devices;
         topology->links = design.links;
+        auto fabric = std::make_unique<Fabric>(*topology, catalog);
+        auto router = std::make_unique<Router>(*fabric);
+        st.systems.clear();
+        st.router = std::move(router); // before the fabric it refers to goes
+        st.fabric = std::move(fabric);
         st.topology = std::move(topology);
         st.catalog = &catalog;
-        st.fabric = std::make_unique<Fabric>(*st.topology, catalog);
-        st.router = std::make_unique<Router>(*st.fabric);
     }
 
     Analysis out;

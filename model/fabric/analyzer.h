@@ -15,6 +15,8 @@ namespace clab::fabric {
 // name, host and devices do too.
 // What couples the systems (every system busy at once, the network between them), the design
 // rules and the measurements are worked out again every time, so the result is analyze()'s.
+// The catalog is known by its address, so it must outlive the analyzer (the built-in and
+// published catalogs do: they are never freed).
 class Analyzer
 {
 public:

@@ -55,20 +55,6 @@ const Prediction &PredictionMemo::predict(const Platform &platform, const worklo
     return m_entries.emplace(hash, std::move(e))->second.prediction;
 }
 
-std::vector<Prediction> PredictionMemo::predictSystem(
-    const design::DesignIndex &index, const fabric::Analysis &analysis, std::size_t system,
-    const std::vector<const workload::Workload *> &workloads, const Request &request,
-    const Calibration &calibration, const catalog::Catalog &catalog)
-{
-    Platform platform = platformOf(index, analysis, system, catalog);
-    platform.nodes = 1; // as perf::predictSystem with no scale-out
-    std::vector<Prediction> out;
-    out.reserve(workloads.size());
-    for (const workload::Workload *w : workloads)
-        out.push_back(finish(predict(platform, *w, request, calibration), platform, *w));
-    return out;
-}
-
 Prediction predictSystem(const design::DesignIndex &index, const fabric::Analysis &analysis,
                          std::size_t system, const workload::Workload &w, const Request &request,
                          const Calibration &calibration, const catalog::Catalog &catalog,
@@ -82,7 +68,8 @@ std::vector<Prediction> predictSystem(const design::DesignIndex &index,
                                       const fabric::Analysis &analysis, std::size_t system,
                                       const std::vector<const workload::Workload *> &workloads,
                                       const Request &request, const Calibration &calibration,
-                                      const catalog::Catalog &catalog, const ScaleOut &scale)
+                                      const catalog::Catalog &catalog, const ScaleOut &scale,
+                                      PredictionMemo *memo)
 {
     Platform platform = platformOf(index, analysis, system, catalog);
     platform.nodes = std::max(1, scale.nodes);
@@ -91,7 +78,9 @@ std::vector<Prediction> predictSystem(const design::DesignIndex &index,
     std::vector<Prediction> out;
     out.reserve(workloads.size());
     for (const workload::Workload *w : workloads)
-        out.push_back(finish(predict(platform, *w, request, calibration), platform, *w));
+        out.push_back(finish(memo ? memo->predict(platform, *w, request, calibration)
+                                  : predict(platform, *w, request, calibration),
+                             platform, *w));
     return out;
 }
 

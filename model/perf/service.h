@@ -23,34 +23,21 @@ struct ScaleOut
     std::shared_ptr<const cluster::Topology> network;
 };
 
-Prediction predictSystem(const design::DesignIndex &index, const fabric::Analysis &analysis,
-                         std::size_t system, const workload::Workload &w, const Request &request,
-                         const Calibration &calibration, const catalog::Catalog &catalog,
-                         const ScaleOut &scale = {});
-// The same for several benchmarks of one system (the platform is built once).
-std::vector<Prediction> predictSystem(const design::DesignIndex &index,
-                                      const fabric::Analysis &analysis, std::size_t system,
-                                      const std::vector<const workload::Workload *> &workloads,
-                                      const Request &request, const Calibration &calibration,
-                                      const catalog::Catalog &catalog, const ScaleOut &scale = {});
-
 // Remembers the predictions it has made, so that predicting a design's systems again after an edit
 // costs only the systems the edit changed (the GUI re-predicts after every edit of the canvas;
 // identical systems of a pool share one prediction too). Keyed on everything predict() reads: the
-// platform's values, the workload, the request, and the calibration by address (catalogs and
-// calibrations do not change once built: a user part makes a new catalog). The energy figures are
+// platform's values, the workload, the request, and the calibration by address: it is for
+// long-lived ones (the built-in calibration and catalogs, which never change once built: a user
+// part publishes a new catalog). The energy figures are
 // worked out again every time, from the prices in force. Holds at most kLimit predictions.
 class PredictionMemo
 {
 public:
     static constexpr std::size_t kLimit = 4096;
 
-    // As perf::predictSystem, reusing a remembered prediction of an equal platform.
-    std::vector<Prediction> predictSystem(const design::DesignIndex &index,
-                                          const fabric::Analysis &analysis, std::size_t system,
-                                          const std::vector<const workload::Workload *> &workloads,
-                                          const Request &request, const Calibration &calibration,
-                                          const catalog::Catalog &catalog);
+    // perf::predict, or the prediction remembered for an equal key.
+    const Prediction &predict(const Platform &platform, const workload::Workload &w,
+                              const Request &request, const Calibration &calibration);
     std::size_t size() const { return m_entries.size(); }
     std::size_t hits() const { return m_hits; }
 
@@ -63,12 +50,22 @@ private:
         const Calibration *calibration = nullptr;
         Prediction prediction;
     };
-    const Prediction &predict(const Platform &platform, const workload::Workload &w,
-                              const Request &request, const Calibration &calibration);
-
     std::unordered_multimap<std::size_t, Entry> m_entries; // by a hash of the key
     std::size_t m_hits = 0;
 };
+
+Prediction predictSystem(const design::DesignIndex &index, const fabric::Analysis &analysis,
+                         std::size_t system, const workload::Workload &w, const Request &request,
+                         const Calibration &calibration, const catalog::Catalog &catalog,
+                         const ScaleOut &scale = {});
+// The same for several benchmarks of one system (the platform is built once); with a memo,
+// predictions of an equal platform made before are reused (the GUI after an edit).
+std::vector<Prediction> predictSystem(const design::DesignIndex &index,
+                                      const fabric::Analysis &analysis, std::size_t system,
+                                      const std::vector<const workload::Workload *> &workloads,
+                                      const Request &request, const Calibration &calibration,
+                                      const catalog::Catalog &catalog, const ScaleOut &scale = {},
+                                      PredictionMemo *memo = nullptr);
 
 // The design's own cluster (design::Cluster), predicted at the default global batch of all its
 // GPUs; nullopt when the design has none. Throws InputError as clusterPlatformOf does.

@@ -158,7 +158,7 @@ void TestReanalysis::memoEqualsPredict()
         const design::DesignIndex index(d);
         for (std::size_t i = 0; i < a.systems.size(); ++i) {
             const auto remembered
-                = memo.predictSystem(index, a, i, workloads, {}, calibration, cat());
+                = perf::predictSystem(index, a, i, workloads, {}, calibration, cat(), {}, &memo);
             const auto fresh = perf::predictSystem(index, a, i, workloads, {}, calibration, cat());
             for (std::size_t k = 0; k < workloads.size(); ++k)
                 QVERIFY2(perf::predictionToJson(a.systems[i].name, *workloads[k], remembered[k])

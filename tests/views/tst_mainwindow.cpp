@@ -33,6 +33,7 @@ private Q_SLOTS:
     void initTestCase();
     void opensSeedTestbed();
     void moveReanalysesNothing();
+    void moveWithoutLayoutPlacesAsRedraw();
     void badFileKeepsDocument();
     void saveAndReopen();
     void showsDesignCluster();
@@ -95,6 +96,28 @@ void TestMainWindow::moveReanalysesNothing()
     w.document()->apply([](design::Design &d) { d.systems.front().name += " renamed"; });
     QCOMPARE(updated.count(), 1);
     QVERIFY(w.analysis().systems.front().name.ends_with(" renamed"));
+}
+
+// In a design whose items are placed around the others (no saved layout), a move places them
+// where a full redraw would: nothing jumps at the next edit.
+void TestMainWindow::moveWithoutLayoutPlacesAsRedraw()
+{
+    MainWindow w;
+    QVERIFY(w.openExample(QStringLiteral("two-nodes-infiniband.clab")));
+    QVERIFY(w.document()->design().layout.empty());
+    views::CanvasScene *scene = w.canvasScene();
+    const std::string host = w.document()->design().hosts.front().id;
+    w.document()->undoStack()->push(
+        new commands::MoveItemsCommand(w.document(), {{host, {900, 700}}}));
+    std::map<std::string, QPointF> afterMove;
+    for (const design::Host &h : w.document()->design().hosts)
+        afterMove[h.id] = scene->node(h.id)->pos();
+    for (const design::Switch &s : w.document()->design().switches)
+        afterMove[s.id] = scene->node(s.id)->pos();
+    QCOMPARE(afterMove[host], QPointF(900, 700));
+    scene->setDesign(w.document()->design(), w.analysis().findings);
+    for (const auto &[id, pos] : afterMove)
+        QCOMPARE(scene->node(id)->pos(), pos);
 }
 
 void TestMainWindow::badFileKeepsDocument()

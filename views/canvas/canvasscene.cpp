@@ -380,10 +380,10 @@ void CanvasScene::updateLinkGeometry(const std::set<const QGraphicsItem *> *move
 
 void CanvasScene::setLayout(const std::map<std::string, design::Position> &layout)
 {
-    // An item that lost its position (the undo of its first move) goes back to where the
-    // automatic layout puts it: that needs the whole layout again.
-    for (const auto &[id, p] : m_design.layout) {
-        if (!layout.count(id)) {
+    // Items without a position of their own are placed around the others (design::autoLayout):
+    // when there are any, a move may shift them too, so everything is placed again.
+    for (const auto &[id, item] : m_nodes) {
+        if (!item->parentItem() && !layout.count(id)) {
             m_design.layout = layout;
             placeNodes();
             updateLinkGeometry();
@@ -502,29 +502,34 @@ void CanvasScene::finishLinkDrag(QPointF scenePos)
 
 void CanvasScene::finishMove()
 {
-    std::vector<NodeItem *> moved;
+    std::vector<std::pair<NodeItem *, QPointF>> moved; // and where each was at the press
     for (const auto &[id, start] : m_pressPositions) {
         NodeItem *n = node(id);
         if (n && n->pos() != start)
-            moved.push_back(n);
+            moved.emplace_back(n, start);
     }
     m_pressPositions.clear();
     if (moved.empty())
         return;
-    if (moved.size() == 1 && moved.front()->kind() == NodeKind::Device
-        && finishDeviceDrop(moved.front())) {
+    if (moved.size() == 1 && moved.front().first->kind() == NodeKind::Device
+        && finishDeviceDrop(moved.front().first)) {
         placeNodes(); // the device goes back until the document says otherwise
         updateLinkGeometry();
         return;
     }
+    // The items go back until the document says otherwise (setLayout), as a refused move leaves
+    // them.
     std::map<std::string, design::Position> to;
-    for (NodeItem *n : moved)
+    std::set<const QGraphicsItem *> back;
+    for (const auto &[n, start] : moved) {
         if (!n->parentItem()) // a device in a slot stays in its slot
             to[n->id()] = {snapped(n->pos().x(), m_snap), snapped(n->pos().y(), m_snap)};
-    placeNodes();
+        n->setPos(start);
+        back.insert(n);
+    }
     if (!to.empty())
         Q_EMIT moveRequested(to);
-    updateLinkGeometry();
+    updateLinkGeometry(&back);
 }
 
 bool CanvasScene::finishDeviceDrop(NodeItem *device)

@@ -35,7 +35,8 @@ public:
     void setDesign(const design::Design &design, const std::vector<design::Finding> &findings);
     const design::Design &design() const { return m_design; }
     // Follows a move on the canvas (the design's layout alone changed): only the moved items and
-    // the lines that end on them are redrawn.
+    // the lines that end on them are redrawn, unless items without a position of their own are
+    // placed around them.
     void setLayout(const std::map<std::string, design::Position> &layout);
 
     NodeItem *node(const std::string &id) const;
