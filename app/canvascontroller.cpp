@@ -129,8 +129,8 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
                 stack->push(new commands::SetSlotCommand(m_document, device, chassis, slot));
             });
     connect(inspector, &views::InspectorWidget::linkEditRequested, this,
-            [stack, this](int index, const design::Link &l) {
-                stack->push(new commands::EditLinkCommand(m_document, index, l));
+            [stack, this](const design::Link &l) {
+                stack->push(new commands::EditLinkCommand(m_document, l));
             });
     connect(inspector, &views::InspectorWidget::systemRenameRequested, this,
             [stack, this](const std::string &from, const std::string &to) {
@@ -273,30 +273,28 @@ bool CanvasController::fitsLimitsAfter(const std::function<void(design::Design &
     return false;
 }
 
-void CanvasController::changeLinkKind(const QString &kindText, int index)
+void CanvasController::changeLinkKind(const QString &kindText, const std::string &linkId)
 {
-    const design::Design &d = m_document->design();
-    if (index < 0 || index >= int(d.links.size()))
+    const design::Link *link = m_document->design().link(linkId);
+    if (!link)
         return;
     const catalog::Catalog &catalog = catalog::Catalog::builtin();
-    const catalog::LinkKind *now = catalog.link(d.links[std::size_t(index)].kind);
+    const catalog::LinkKind *now = catalog.link(link->kind);
     const catalog::LinkKind *wanted = catalog.link(kindText.toStdString());
     if (!wanted || (now && now->family != wanted->family)) {
         Q_EMIT message(tr("A %1 cable cannot replace this link: it joins other kinds of ports.")
                            .arg(kindText));
         return;
     }
-    design::Link l = d.links[std::size_t(index)];
+    design::Link l = *link;
     l.kind = wanted->id;
-    m_document->undoStack()->push(new commands::EditLinkCommand(m_document, index, l));
+    m_document->undoStack()->push(new commands::EditLinkCommand(m_document, l));
 }
 
 void CanvasController::deleteSelection()
 {
     const std::vector<std::string> ids = m_scene->selectedIds();
-    std::vector<design::Link> links;
-    for (int i : m_scene->selectedLinks())
-        links.push_back(m_document->design().links[std::size_t(i)]);
+    const std::vector<std::string> links = m_scene->selectedLinks();
     if (ids.empty() && links.empty())
         return;
     m_document->undoStack()->push(new commands::RemoveItemsCommand(m_document, ids, links));

@@ -1,5 +1,7 @@
 #include "document.h"
 
+#include "design/edit.h"
+
 #include <QFileInfo>
 
 namespace clab {
@@ -73,6 +75,7 @@ void Document::save(const QString &path)
 
 void Document::setDesign(design::Design design)
 {
+    design::assignLinkIds(design); // a design built in code: commands find links by id
     m_design = std::move(design);
     Q_EMIT changed(Change::Design);
 }

@@ -29,6 +29,8 @@ void AddItemsCommand::redo()
         setObsolete(true);
         return;
     }
+    // Kept in the fragment, so that a redo brings the links back under the same ids.
+    design::giveLinkIds(m_document->design(), m_fragment);
     m_document->apply([this](design::Design &edited) {
         m_overwritten = design::appendItems(edited, m_fragment);
     });

@@ -16,18 +16,23 @@ AddLinkCommand::AddLinkCommand(Document *document, design::Link link)
 
 void AddLinkCommand::redo()
 {
-    if (!design::isStorableLink(m_document->design(), m_link)) {
+    const design::Design &current = m_document->design();
+    if (!design::isStorableLink(current, m_link)
+        || (!m_link.id.empty() && current.link(m_link.id))) {
         setObsolete(true);
         return;
     }
+    if (m_link.id.empty())
+        m_link.id = design::uniqueLinkId(current); // kept, so that a redo brings the same link
     m_document->apply([this](design::Design &edited) { edited.links.push_back(m_link); });
 }
 
 void AddLinkCommand::undo()
 {
-    m_document->apply([](design::Design &edited) {
-        if (!edited.links.empty())
-            edited.links.pop_back();
+    m_document->apply([this](design::Design &edited) {
+        const int at = design::linkIndex(edited, m_link.id);
+        if (at >= 0)
+            edited.links.erase(edited.links.begin() + at);
     });
 }
 

@@ -8,9 +8,8 @@
 
 namespace clab::commands {
 
-EditLinkCommand::EditLinkCommand(Document *document, int index, design::Link link)
+EditLinkCommand::EditLinkCommand(Document *document, design::Link link)
     : m_document(document)
-    , m_index(index)
     , m_link(std::move(link))
 {
     setText(tr("Edit link %1 - %2")
@@ -20,22 +19,23 @@ EditLinkCommand::EditLinkCommand(Document *document, int index, design::Link lin
 void EditLinkCommand::redo()
 {
     const design::Design &current = m_document->design();
-    if (m_index < 0 || m_index >= int(current.links.size())
-        || current.links[std::size_t(m_index)] == m_link
-        || !design::isStorableLink(current, m_link)) {
+    const design::Link *now = current.link(m_link.id);
+    if (!now || *now == m_link || !design::isStorableLink(current, m_link)) {
         setObsolete(true);
         return;
     }
     m_document->apply([this](design::Design &edited) {
-        m_old = std::exchange(edited.links[std::size_t(m_index)], m_link);
+        const int at = design::linkIndex(edited, m_link.id);
+        m_old = std::exchange(edited.links[std::size_t(at)], m_link);
     });
 }
 
 void EditLinkCommand::undo()
 {
     m_document->apply([this](design::Design &edited) {
-        if (m_index >= 0 && m_index < int(edited.links.size()))
-            edited.links[std::size_t(m_index)] = m_old;
+        const int at = design::linkIndex(edited, m_old.id);
+        if (at >= 0)
+            edited.links[std::size_t(at)] = m_old;
     });
 }
 

@@ -5,17 +5,18 @@
 namespace clab::commands {
 
 RemoveItemsCommand::RemoveItemsCommand(Document *document, std::vector<std::string> ids,
-                                       std::vector<design::Link> links)
+                                       std::vector<std::string> linkIds)
     : m_document(document)
     , m_ids(std::move(ids))
-    , m_links(std::move(links))
+    , m_links(std::move(linkIds))
 {
+    const design::Link *link
+        = m_links.size() == 1 ? m_document->design().link(m_links.front()) : nullptr;
     if (m_ids.size() == 1 && m_links.empty())
         setText(tr("Remove %1").arg(QString::fromStdString(m_ids.front())));
-    else if (m_ids.empty() && m_links.size() == 1)
+    else if (m_ids.empty() && link)
         setText(tr("Remove link %1 - %2")
-                    .arg(QString::fromStdString(m_links.front().from),
-                         QString::fromStdString(m_links.front().to)));
+                    .arg(QString::fromStdString(link->from), QString::fromStdString(link->to)));
     else
         setText(tr("Remove %n item(s)", nullptr, int(m_ids.size() + m_links.size())));
 }

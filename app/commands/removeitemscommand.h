@@ -15,8 +15,8 @@ class Document;
 namespace clab::commands {
 
 // Removes items by id, and with them: links touching them, devices in a removed chassis, their
-// membership in systems, systems whose host is removed, their layout positions. `links` are extra
-// links to remove (matched by from/to/kind). Keeps only what it removed, with the indices, so that
+// membership in systems, systems whose host is removed, their layout positions. `linkIds` are
+// extra links to remove, by id. Keeps only what it removed, with the indices, so that
 // undo gives back the identical design.
 class RemoveItemsCommand : public QUndoCommand
 {
@@ -24,7 +24,7 @@ class RemoveItemsCommand : public QUndoCommand
 
 public:
     RemoveItemsCommand(Document *document, std::vector<std::string> ids,
-                       std::vector<design::Link> links = {});
+                       std::vector<std::string> linkIds = {});
 
     void redo() override;
     void undo() override;
@@ -32,7 +32,7 @@ public:
 private:
     Document *m_document;
     std::vector<std::string> m_ids;
-    std::vector<design::Link> m_links;
+    std::vector<std::string> m_links;
     design::Removal m_removed;
 };
 

@@ -43,6 +43,13 @@ const System *Design::system(std::string_view systemName) const
     return it == systems.end() ? nullptr : &*it;
 }
 
+const Link *Design::link(std::string_view linkId) const
+{
+    const auto it
+        = std::find_if(links.begin(), links.end(), [&](const Link &l) { return l.id == linkId; });
+    return it == links.end() ? nullptr : &*it;
+}
+
 Endpoint splitEndpoint(std::string_view endpoint)
 {
     const auto slash = endpoint.find('/');

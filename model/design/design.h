@@ -11,7 +11,7 @@ namespace clab::design {
 // The composed-system document (a .clab file). The format is described in model/design/FORMAT.md.
 // Items refer to catalog parts by id and to each other by their own ids; nothing here is computed.
 
-inline constexpr int kFormatVersion = 1;
+inline constexpr int kFormatVersion = 2; // 2: links carry ids (version 1 files get them on read)
 // No real cable bundle comes near this; the bound keeps lane and link sums far from overflow.
 inline constexpr int kMaxLinkCount = 1024;
 
@@ -53,12 +53,15 @@ struct Device
 
 // A cable, bridge or board trace between two ports. An endpoint is "item" or "item/port": hosts
 // have ports cpu0, cpu1, ... (their sockets' root ports), chassis have up0, up1, ... (host ports).
+// A link has an id of its own ("link1", ...; unique among the design's links), so that edits,
+// undo and the canvas name it rather than its place in `links`.
 struct Link
 {
     std::string from;
     std::string to;
     std::string kind; // catalog link kind id
     int count = 1;    // parallel links, e.g. NVLink links in a bridge
+    std::string id;
     bool operator==(const Link &) const = default;
 };
 
@@ -131,6 +134,7 @@ struct Design
     const Switch *findSwitch(std::string_view id) const;
     const Device *device(std::string_view id) const;
     const System *system(std::string_view systemName) const;
+    const Link *link(std::string_view linkId) const;
     bool operator==(const Design &) const = default;
 };
 

@@ -1,5 +1,6 @@
 // Reading and writing .clab design files (format: model/design/FORMAT.md).
 #include "design/design.h"
+#include "design/edit.h"
 
 #include "catalog/catalog.h"
 
@@ -8,7 +9,9 @@
 #include "util/jsonreader.h"
 #include "util/limits.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace clab::design {
 
@@ -67,6 +70,7 @@ Device readDevice(ObjectReader &r)
 Link readLink(ObjectReader &r)
 {
     Link l;
+    l.id = r.string("id", ""); // version 1 files have none: readDesign gives them one
     l.from = r.string("from");
     l.to = r.string("to");
     l.kind = r.string("kind");
@@ -77,6 +81,23 @@ Link readLink(ObjectReader &r)
     if (l.from.empty() || l.to.empty())
         r.fail(l.from.empty() ? "from" : "to", "expected an endpoint \"item\" or \"item/port\"");
     return l;
+}
+
+// Edits and undo find a link by its id, so two links may not share one.
+void checkLinkIds(const std::vector<Link> &links, ObjectReader &root)
+{
+    std::map<std::string, std::size_t> seen;
+    for (std::size_t i = 0; i < links.size(); ++i) {
+        if (links[i].id.empty())
+            continue;
+        const auto [it, fresh] = seen.emplace(links[i].id, i);
+        if (!fresh) {
+            ObjectReader link(root.optionalArray("links")->at(i),
+                              childPointer(root.pointer("links"), i), root.file());
+            link.fail("id", "the link id \"" + links[i].id + "\" is already used by link "
+                                + std::to_string(it->second) + "; each link needs its own id");
+        }
+    }
 }
 
 System readSystem(ObjectReader &r)
@@ -236,6 +257,8 @@ Design readDesign(std::string_view text, const std::string &fileName)
     d.switches = readArray<Switch>(root, "switches", readItem<Switch>);
     d.devices = readArray<Device>(root, "devices", readDevice);
     d.links = readArray<Link>(root, "links", readLink);
+    checkLinkIds(d.links, root);
+    assignLinkIds(d);
     d.systems = readArray<System>(root, "systems", readSystem);
     checkPeerPairs(d.systems, root);
     d.cluster = readCluster(root);
@@ -298,8 +321,18 @@ OrderedJson writeItem(const T &item)
 
 } // namespace
 
-std::string writeDesign(const Design &d)
+std::string writeDesign(const Design &design)
 {
+    // A design built in code may have links without ids: the file gets the ids a reader would
+    // give them, so that writing what was read gives the same bytes.
+    const bool allIds = std::all_of(design.links.begin(), design.links.end(),
+                                    [](const Link &l) { return !l.id.empty(); });
+    Design withIds;
+    if (!allIds) {
+        withIds = design;
+        assignLinkIds(withIds);
+    }
+    const Design &d = allIds ? design : withIds;
     OrderedJson j;
     j["formatVersion"] = kFormatVersion;
     j["appVersion"] = COMPOSELAB_VERSION;
@@ -328,6 +361,7 @@ std::string writeDesign(const Design &d)
     });
     items("links", d.links, [](const Link &l) {
         OrderedJson o;
+        o["id"] = l.id;
         o["from"] = l.from;
         o["to"] = l.to;
         o["kind"] = l.kind;

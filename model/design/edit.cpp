@@ -131,6 +131,61 @@ std::string uniqueId(const Design &design, std::string_view prefix)
     return firstFreeId(itemIds(design), prefix);
 }
 
+namespace {
+
+std::set<std::string> linkIds(const Design &design)
+{
+    std::set<std::string> ids;
+    for (const Link &l : design.links)
+        ids.insert(l.id);
+    return ids;
+}
+
+} // namespace
+
+std::string uniqueLinkId(const Design &design)
+{
+    return firstFreeId(linkIds(design), "link");
+}
+
+void assignLinkIds(Design &design)
+{
+    const std::set<std::string> taken = linkIds(design);
+    long next = 1; // ids are handed out in order, so the search goes on from the last one
+    for (Link &l : design.links) {
+        if (!l.id.empty())
+            continue;
+        while (taken.contains("link" + std::to_string(next)))
+            ++next;
+        l.id = "link" + std::to_string(next++);
+    }
+}
+
+void giveLinkIds(const Design &design, Design &fragment)
+{
+    std::set<std::string> taken = linkIds(design);
+    for (const Link &l : fragment.links)
+        taken.insert(l.id);
+    std::set<std::string> kept = linkIds(design);
+    for (Link &l : fragment.links) {
+        // No id, one the design has, or one an earlier fragment link took: the first free one.
+        if (l.id.empty() || !kept.insert(l.id).second) {
+            l.id = firstFreeId(taken, "link");
+            taken.insert(l.id);
+            kept.insert(l.id);
+        }
+    }
+}
+
+int linkIndex(const Design &design, std::string_view linkId)
+{
+    for (std::size_t i = 0; i < design.links.size(); ++i) {
+        if (design.links[i].id == linkId)
+            return int(i);
+    }
+    return -1;
+}
+
 std::string uniqueSystemName(const Design &design, std::string_view name)
 {
     return firstFreeName(systemNames(design), name);
@@ -215,6 +270,7 @@ Design prepareForPaste(const Design &design, Design fragment, double dx, double 
         l.from = renamedEndpoint(l.from, renamed);
         l.to = renamedEndpoint(l.to, renamed);
     }
+    giveLinkIds(design, fragment);
     std::set<std::string> names = systemNames(design);
     for (System &s : fragment.systems) {
         follow(s.host);

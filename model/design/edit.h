@@ -25,6 +25,16 @@ std::set<std::string> itemIds(const Design &design);
 // "gpu" -> "gpu1", "gpu2", ... the first id not used by any item of the design (ids are shared by
 // hosts, chassis, switches and devices).
 std::string uniqueId(const Design &design, std::string_view prefix);
+// "link1", "link2", ... the first id no link of the design has (links have their own namespace).
+std::string uniqueLinkId(const Design &design);
+// Gives every link without an id the first free "linkN" (a version 1 file, a design built in
+// code); the ids links already have stay.
+void assignLinkIds(Design &design);
+// Gives each link of `fragment` that has no id, or one `design` (or an earlier link of the
+// fragment) already has, the first free "linkN", so that appending it keeps ids unique.
+void giveLinkIds(const Design &design, Design &fragment);
+// The position of the link with this id in design.links, or -1.
+int linkIndex(const Design &design, std::string_view linkId);
 // `name` if no system has it, else "name (2)", "name (3)", ...
 std::string uniqueSystemName(const Design &design, std::string_view name);
 
@@ -84,9 +94,9 @@ struct Removal
 
 // Removes the items named and with them: devices in a removed chassis, links touching any removed
 // item, their membership in systems, systems whose host is removed, their layout positions.
-// `links` are extra links to remove, matched by from, to and kind. Unknown ids are ignored.
+// `linkIds` are extra links to remove, by id. Unknown ids are ignored.
 Removal removeItems(Design &design, const std::vector<std::string> &ids,
-                    const std::vector<Link> &links = {});
+                    const std::vector<std::string> &linkIds = {});
 // Undoes removeItems on the design it returned.
 void restoreItems(Design &design, const Removal &removal);
 

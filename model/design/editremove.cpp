@@ -92,7 +92,7 @@ bool Removal::empty() const
 }
 
 Removal removeItems(Design &design, const std::vector<std::string> &ids,
-                    const std::vector<Link> &links)
+                    const std::vector<std::string> &linkIds)
 {
     const std::set<std::string> named(ids.begin(), ids.end());
     std::set<std::string> gone;
@@ -108,11 +108,8 @@ Removal removeItems(Design &design, const std::vector<std::string> &ids,
             gone.insert(d.id);
     }
     const auto isGone = [&](const auto &item) { return gone.contains(item.id); };
-    const auto extraLink = [&](const Link &l) {
-        return std::any_of(links.begin(), links.end(), [&](const Link &x) {
-            return x.from == l.from && x.to == l.to && x.kind == l.kind;
-        });
-    };
+    const std::set<std::string> namedLinks(linkIds.begin(), linkIds.end());
+    const auto extraLink = [&](const Link &l) { return namedLinks.contains(l.id); };
 
     Removal r;
     r.hosts = takeIf(design.hosts, isGone);

@@ -1,5 +1,7 @@
 #include "design/examples.h"
 
+#include "design/edit.h"
+
 #include "util/embedded.h"
 
 #include <stdexcept>
@@ -50,6 +52,7 @@ Design generatePool(int devices)
             d.systems.push_back(std::move(s));
         }
     }
+    assignLinkIds(d);
     return d;
 }
 

@@ -200,7 +200,8 @@ private:
     std::string linkName(std::size_t i) const
     {
         const Link &l = m_d.links[i];
-        return "link " + std::to_string(i) + " (" + l.from + " to " + l.to + ", " + l.kind + ")";
+        return "link " + (l.id.empty() ? std::to_string(i) : l.id) + " (" + l.from + " to " + l.to
+               + ", " + l.kind + ")";
     }
 
     void checkLinks()

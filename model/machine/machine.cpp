@@ -4,6 +4,7 @@
 
 #include "catalog/catalog.h"
 #include "design/autolayout.h"
+#include "design/edit.h"
 #include "perf/platform.h"
 #include "perf/systemspec.h"
 #include "util/inputerror.h"
@@ -385,6 +386,7 @@ MachineDesign designFromTopo(const TopoMatrix &t, const std::vector<std::string>
                                std::min(count, design::kMaxLinkCount)});
         }
     d.systems.push_back(std::move(sys));
+    design::assignLinkIds(d);
     d.layout = design::autoLayout(d, catalog, false);
     return out;
 }
@@ -444,6 +446,7 @@ MachineDesign designFromMlperfSystem(std::string_view text, const MachineOptions
         out.notes.push_back("the nodes are joined by a non-blocking fat tree (the description's "
                             "network topology is not modelled in detail)");
     }
+    design::assignLinkIds(d);
     d.layout = design::autoLayout(d, catalog, false);
     return out;
 }

@@ -138,6 +138,7 @@ private Q_SLOTS:
     void addThenComposeAsOneStep();
     void addLink();
     void editLink();
+    void linksAreFoundByIdWhenOthersGo();
     void rename();
     void setModel();
     void setSlot();
@@ -163,7 +164,9 @@ void TestCommands::addItems()
         [&](const Design &d) {
             QCOMPARE(d.switches, fragment.switches);
             QCOMPARE(d.links.size(), std::size_t(5));
-            QCOMPARE(d.links[4], link);
+            design::Link added = link;
+            added.id = "link5"; // given on the first redo, kept by the next ones
+            QCOMPARE(d.links[4], added);
             QCOMPARE(d.layout.at("sw1"), (design::Position{10, 20}));
         });
 }
@@ -223,11 +226,13 @@ void TestCommands::removeHostAndLinks()
 {
     pushUndoRedo(
         [](Document *doc) {
-            return new RemoveItemsCommand(doc, {"hostB"},
-                                          {{"hostD/cpu0", "pool/up3", "pcie4x16", 1}});
+            // The link from hostD by its id (version 1 seed file: ids given in order on read).
+            return new RemoveItemsCommand(doc, {"hostB"}, {"link4"});
         },
         "Remove 2 item(s)",
         [](const Design &d) {
+            QCOMPARE(seed().links[3].from, std::string("hostD/cpu0"));
+            QCOMPARE(seed().links[3].id, std::string("link4"));
             QCOMPARE(d.hosts.size(), std::size_t(3));
             QCOMPARE(d.links, (std::vector<design::Link>{seed().links[0], seed().links[2]}));
             QCOMPARE(d.systems.size(), std::size_t(3)); // B went with its host
@@ -384,7 +389,9 @@ void TestCommands::addThenComposeAsOneStep()
     QCOMPARE(stack->count(), 1);
     const Design after = doc.design();
     QCOMPARE(after.systems[3].devices, (Strings{"gpu10", "nic0", "gpu12"}));
-    QCOMPARE(after.links.back(), fragment.links.front());
+    design::Link added = fragment.links.front();
+    added.id = "link5";
+    QCOMPARE(after.links.back(), added);
     stack->undo();
     COMPARE_DESIGNS(doc.design(), seed());
     stack->redo();
@@ -398,20 +405,48 @@ void TestCommands::addLink()
                  "Link hostA/cpu1 to nic1",
                  [&](const Design &d) {
                      QCOMPARE(d.links.size(), std::size_t(5));
-                     QCOMPARE(d.links[4], link);
+                     design::Link added = link;
+                     added.id = "link5"; // the first id no link has; redo brings the same
+                     QCOMPARE(d.links[4], added);
                  });
 }
 
 void TestCommands::editLink()
 {
-    const design::Link link{"hostA/cpu1", "pool/up0", "pcie3x16", 2};
-    pushUndoRedo([&](Document *doc) { return new EditLinkCommand(doc, 0, link); },
+    const design::Link link{"hostA/cpu1", "pool/up0", "pcie3x16", 2, seed().links[0].id};
+    pushUndoRedo([&](Document *doc) { return new EditLinkCommand(doc, link); },
                  "Edit link hostA/cpu1 - pool/up0",
                  [&](const Design &d) {
                      QCOMPARE(d.links.size(), std::size_t(4));
                      QCOMPARE(d.links[0], link);
                      QCOMPARE(d.links[1], seed().links[1]);
                  });
+}
+
+// An edit made while the link stood at index 2 still finds it after the link before it went and
+// came back: undo and redo name links by id, not by their place in the list.
+void TestCommands::linksAreFoundByIdWhenOthersGo()
+{
+    Document doc;
+    doc.setDesign(seed());
+    QUndoStack *stack = doc.undoStack();
+    design::Link edited = seed().links[2];
+    QCOMPARE(edited.id, std::string("link3"));
+    edited.kind = "pcie3x16";
+    stack->push(new EditLinkCommand(&doc, edited));
+    stack->push(new RemoveItemsCommand(&doc, {}, {"link1"}));
+    QCOMPARE(doc.design().links.size(), std::size_t(3));
+    QCOMPARE(doc.design().links[1], edited); // now at index 1
+    stack->push(new AddLinkCommand(&doc, {"hostA/cpu1", "nic1", "pcie4x16", 1}));
+    QCOMPARE(doc.design().links.back().id, std::string("link1")); // the first free id again
+    stack->undo();
+    stack->undo();
+    stack->undo();
+    COMPARE_DESIGNS(doc.design(), seed());
+    stack->redo();
+    stack->redo();
+    QCOMPARE(*doc.design().link("link3"), edited);
+    QVERIFY(!doc.design().link("link1"));
 }
 
 void TestCommands::rename()
@@ -505,9 +540,7 @@ void TestCommands::unknownTargetsDoNothing()
          [](Document *doc) { return new AddItemsCommand(doc, {}, QStringLiteral("Add")); }},
         {"remove unknown", [](Document *doc) { return new RemoveItemsCommand(doc, {"nosuch"}); }},
         {"remove unknown link",
-         [](Document *doc) {
-             return new RemoveItemsCommand(doc, {}, {{"a", "b", "c", 1}});
-         }},
+         [](Document *doc) { return new RemoveItemsCommand(doc, {}, {"nosuch"}); }},
         {"move unknown",
          [](Document *doc) {
              return new MoveItemsCommand(doc, {{"nosuch", {1, 1}}});
@@ -532,12 +565,22 @@ void TestCommands::unknownTargetsDoNothing()
          [](Document *doc) {
              return new AddLinkCommand(doc, {"hostA/cpu1", "nic1", "pcie4x16", 0});
          }},
-        {"edit link out of range",
-         [](Document *doc) { return new EditLinkCommand(doc, 4, seed().links[0]); }},
-        {"edit link negative",
-         [](Document *doc) { return new EditLinkCommand(doc, -1, seed().links[0]); }},
+        {"edit unknown link",
+         [](Document *doc) {
+             design::Link l = seed().links[0];
+             l.id = "nosuch";
+             l.count = 2;
+             return new EditLinkCommand(doc, l);
+         }},
+        {"edit link without id",
+         [](Document *doc) {
+             design::Link l = seed().links[0];
+             l.id.clear();
+             l.count = 2;
+             return new EditLinkCommand(doc, l);
+         }},
         {"edit link unchanged",
-         [](Document *doc) { return new EditLinkCommand(doc, 0, seed().links[0]); }},
+         [](Document *doc) { return new EditLinkCommand(doc, seed().links[0]); }},
         {"rename unknown", [](Document *doc) { return new RenameCommand(doc, "nosuch", "x"); }},
         {"rename unchanged",
          [](Document *doc) { return new RenameCommand(doc, "pool", "Composable pool"); }},

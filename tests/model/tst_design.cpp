@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include <set>
 #include <typeinfo>
 
@@ -59,6 +61,7 @@ const std::vector<BadDesign> &badDesigns()
         {"link_without_to.clab", "missing required key \"to\"", "/links/0"},
         {"link_from_empty.clab", "expected an endpoint", "/links/0/from"},
         {"link_count_zero.clab", "expected an integer of at least 1, found 0", "/links/0/count"},
+        {"link_id_twice.clab", "the link id \"link1\" is already used by link 0", "/links/1/id"},
         // Systems.
         {"system_without_name.clab", "missing required key \"name\"", "/systems/0"},
         {"system_devices_not_strings.clab", "expected a string, found a number",
@@ -111,6 +114,8 @@ private Q_SLOTS:
     void exampleIsCanonical();
     void saveLoadSave_data();
     void saveLoadSave();
+    void versionOneIsUpgraded_data();
+    void versionOneIsUpgraded();
     // (c) atomic save
     void saveReplacesExistingFile();
     void saveIntoMissingFolderThrows();
@@ -234,6 +239,34 @@ void TestDesign::saveLoadSave()
     QVERIFY(!a.isEmpty());
     QCOMPARE(readBytes(second), a);
     QCOMPARE(a, text);
+}
+
+void TestDesign::versionOneIsUpgraded_data()
+{
+    exampleIsCanonical_data();
+}
+
+// Every bundled example as a version 1 file (its links without ids, as they were written before
+// links had ids) reads as the version 2 file does: the links get link1, link2, ... in order, and
+// writing it again gives the version 2 bytes (what `composelab upgrade` writes).
+void TestDesign::versionOneIsUpgraded()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, text);
+    nlohmann::json old = nlohmann::json::parse(text.constData());
+    QCOMPARE(old.at("formatVersion").get<int>(), 2);
+    old["formatVersion"] = 1;
+    int n = 0;
+    for (nlohmann::json &link : old["links"]) {
+        QCOMPARE(link.at("id").get<std::string>(), "link" + std::to_string(++n));
+        link.erase("id");
+    }
+    QVERIFY(n > 0);
+    const Design upgraded = readDesign(old.dump(2), name.toStdString());
+    const Design current = readDesign(std::string_view(text.constData(), std::size_t(text.size())),
+                                      name.toStdString());
+    QVERIFY(upgraded == current);
+    QCOMPARE(bytes(writeDesign(upgraded)), text);
 }
 
 void TestDesign::saveReplacesExistingFile()

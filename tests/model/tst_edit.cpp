@@ -157,7 +157,7 @@ void TestEdit::copyChassisBringsItsDevices()
 void TestEdit::copyKeepsLinksAndSystemsWhollyInside()
 {
     const Design f = copyItems(seed(), {"pool", "hostA"});
-    QCOMPARE(f.links, (std::vector<Link>{{"hostA/cpu0", "pool/up0", "pcie4x16", 1}}));
+    QCOMPARE(f.links, (std::vector<Link>{{"hostA/cpu0", "pool/up0", "pcie4x16", 1, "link1"}}));
     QCOMPARE(f.systems.size(), std::size_t(1));
     QCOMPARE(f.systems[0], seed().systems[0]);
     QCOMPARE(f.layout.size(), std::size_t(18));
@@ -189,7 +189,8 @@ void TestEdit::pasteRenamesClashes()
     QCOMPARE(f.devices[15].id, std::string("nic3"));
     QCOMPARE(f.devices[15].chassis, std::string("pool1"));
     QCOMPARE(f.devices[15].slot, 15);
-    QCOMPARE(f.links, (std::vector<Link>{{"hostA1/cpu0", "pool1/up0", "pcie4x16", 1}}));
+    // The link's id is the seed's: it gets the first free one (after link1..link4).
+    QCOMPARE(f.links, (std::vector<Link>{{"hostA1/cpu0", "pool1/up0", "pcie4x16", 1, "link5"}}));
     QCOMPARE(f.systems.size(), std::size_t(1));
     QCOMPARE(f.systems[0], (System{"A: 4 GPUs on one uplink (2)",
                                    "hostA1",
@@ -225,7 +226,7 @@ void TestEdit::pasteAvoidsTheFragmentsOwnIds()
     // gpu2 is the fragment's own, so the clashing gpu1 becomes gpu3.
     QCOMPARE(idsOf(p.devices), (std::vector<std::string>{"gpu3", "gpu2"}));
     QCOMPARE(p.hosts[0].id, std::string("h")); // no clash: kept
-    QCOMPARE(p.links, (std::vector<Link>{{"h/cpu1", "gpu3", "pcie4x16", 2}}));
+    QCOMPARE(p.links, (std::vector<Link>{{"h/cpu1", "gpu3", "pcie4x16", 2, "link1"}}));
     QCOMPARE(p.systems[0], (System{"s (2)", "h", {"gpu3", "gpu2"}}));
     QCOMPARE(p.systems[1].name, std::string("s (3)"));
     QCOMPARE(p.layout, (std::map<std::string, Position>{{"gpu3", {0, 0}}}));
@@ -297,8 +298,8 @@ void TestEdit::removeHostRemovesItsSystem()
 void TestEdit::removeExtraLinks()
 {
     Design d = seed();
-    const Removal r
-        = removeItems(d, {}, {{"hostB/cpu0", "pool/up1", "pcie4x16", 1}, {"a", "b", "c", 1}});
+    QCOMPARE(d.links[1].from, std::string("hostB/cpu0"));
+    const Removal r = removeItems(d, {}, {d.links[1].id, "nosuch"});
     QCOMPARE(d.links.size(), std::size_t(3));
     QCOMPARE(d.links[1].from, std::string("hostC/cpu0"));
     QCOMPARE(r.links.size(), std::size_t(1));

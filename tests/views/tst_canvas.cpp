@@ -1,4 +1,5 @@
 #include "canvascontroller.h"
+#include "commands/removeitemscommand.h"
 #include "mainwindow.h"
 #include "views/canvas/canvasscene.h"
 #include "design/autolayout.h"
@@ -35,6 +36,7 @@ private Q_SLOTS:
     void dragBackReleases();
     void findingSelectsItems();
     void deleteCopyPaste();
+    void selectedLinkFollowsItsId();
     void editsStayWithinFileLimits();
     void paletteFilters();
     void exportsCanvas();
@@ -255,6 +257,35 @@ void TestCanvas::deleteCopyPaste()
     doc->undoStack()->undo();
     doc->undoStack()->undo();
     QVERIFY(doc->design() == before);
+}
+
+// The canvas knows links by id: when another link goes (or comes back), the selected one stays
+// selected and keeps its own item, drawn between its own ends.
+void TestCanvas::selectedLinkFollowsItsId()
+{
+    Document *doc = m_window->document();
+    views::CanvasScene *scene = m_window->canvasScene();
+    const auto itemOf = [scene](const std::string &id) -> views::LinkItem * {
+        for (QGraphicsItem *item : scene->items())
+            if (item->type() == views::LinkItem::Type
+                && static_cast<views::LinkItem *>(item)->linkId() == id)
+                return static_cast<views::LinkItem *>(item);
+        return nullptr;
+    };
+    views::LinkItem *link3 = itemOf("link3");
+    QVERIFY(link3);
+    const QPointF middle = link3->midpoint();
+    link3->setSelected(true);
+    QCOMPARE(scene->selectedLinks(), std::vector<std::string>{"link3"});
+    doc->undoStack()->push(new commands::RemoveItemsCommand(doc, {}, {"link1"}));
+    QVERIFY(!itemOf("link1"));
+    QCOMPARE(itemOf("link3"), link3);
+    QCOMPARE(scene->selectedLinks(), std::vector<std::string>{"link3"});
+    QCOMPARE(link3->midpoint(), middle);
+    doc->undoStack()->undo();
+    QVERIFY(itemOf("link1"));
+    QCOMPARE(scene->selectedLinks(), std::vector<std::string>{"link3"});
+    QCOMPARE(m_window->inspector()->editor(QStringLiteral("kind")) != nullptr, true);
 }
 
 // An edit after which the design could not be opened again (here: more than 10^6 ordered device

@@ -38,7 +38,7 @@ private Q_SLOTS:
 
 private:
     void clickItem(const std::string &id);
-    void clickLink(int index);
+    void clickLink(const std::string &linkId);
     template<typename T>
     T *editor(const char *name) const;
     void chooseByPopup(QComboBox *combo, int downs);
@@ -83,19 +83,19 @@ void TestInspector::clickItem(const std::string &id)
     QCOMPARE(selected, std::vector<std::string>{id});
 }
 
-void TestInspector::clickLink(int index)
+void TestInspector::clickLink(const std::string &linkId)
 {
     views::LinkItem *link = nullptr;
     for (QGraphicsItem *item : m_window->canvasScene()->items())
         if (item->type() == views::LinkItem::Type
-            && static_cast<views::LinkItem *>(item)->index() == index)
+            && static_cast<views::LinkItem *>(item)->linkId() == linkId)
             link = static_cast<views::LinkItem *>(item);
     QVERIFY(link);
     views::CanvasView *view = m_window->canvasView();
     view->centerOn(link->midpoint());
     QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier,
                       view->mapFromScene(link->midpoint()));
-    QCOMPARE(m_window->canvasScene()->selectedLinks(), std::vector<int>{index});
+    QCOMPARE(m_window->canvasScene()->selectedLinks(), std::vector<std::string>{linkId});
 }
 
 template<typename T>
@@ -252,7 +252,7 @@ void TestInspector::systemRename()
 void TestInspector::linkKindAndCount()
 {
     Document *doc = m_window->document();
-    clickLink(0);
+    clickLink("link1");
     auto *kind = editor<QComboBox>("kind");
     auto *count = editor<QSpinBox>("count");
     QVERIFY(kind && count);

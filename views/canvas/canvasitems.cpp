@@ -213,12 +213,12 @@ void NodeItem::paintBadge(QPainter *painter) const
                       error ? QString::number(m_look.errors) : QStringLiteral("!"));
 }
 
-LinkItem::LinkItem(int index, QGraphicsItem *parent)
+LinkItem::LinkItem(std::string linkId, QGraphicsItem *parent)
     : QGraphicsItem(parent)
-    , m_index(index)
+    , m_linkId(std::move(linkId))
 {
     setZValue(0);
-    if (index >= 0)
+    if (!m_linkId.empty())
         setFlag(ItemIsSelectable);
 }
 

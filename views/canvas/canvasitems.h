@@ -63,15 +63,16 @@ private:
     bool m_highlighted = false;
 };
 
-// A link, drawn between the anchors of its endpoints; it follows them when they move.
+// A link, drawn between the anchors of its endpoints; it follows them when they move. A line with
+// no link id (a composition line, the rubber band of a new link) cannot be selected.
 class LinkItem : public QGraphicsItem
 {
 public:
     enum { Type = UserType + 2 };
-    LinkItem(int index, QGraphicsItem *parent = nullptr);
+    explicit LinkItem(std::string linkId = {}, QGraphicsItem *parent = nullptr);
 
     int type() const override { return Type; }
-    int index() const { return m_index; }
+    const std::string &linkId() const { return m_linkId; }
     void setEnds(QPointF a, QPointF b);
     QPointF midpoint() const { return (m_a + m_b) / 2; }
     void setLook(const QString &label, const QColor &colour, double width, bool dashed,
@@ -82,7 +83,7 @@ public:
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
 private:
-    int m_index;
+    std::string m_linkId;
     QPointF m_a, m_b;
     QString m_label;
     QColor m_colour;

@@ -130,12 +130,12 @@ std::vector<std::string> CanvasScene::selectedIds() const
     return ids;
 }
 
-std::vector<int> CanvasScene::selectedLinks() const
+std::vector<std::string> CanvasScene::selectedLinks() const
 {
-    std::vector<int> links;
+    std::vector<std::string> links;
     for (QGraphicsItem *item : selectedItems())
-        if (item->type() == LinkItem::Type && static_cast<LinkItem *>(item)->index() >= 0)
-            links.push_back(static_cast<LinkItem *>(item)->index());
+        if (item->type() == LinkItem::Type && !static_cast<LinkItem *>(item)->linkId().empty())
+            links.push_back(static_cast<LinkItem *>(item)->linkId());
     std::sort(links.begin(), links.end());
     return links;
 }
@@ -296,15 +296,24 @@ void CanvasScene::placeNodes()
 
 void CanvasScene::syncLinks()
 {
+    // Items follow their link by id, so a selected link stays selected when another one goes.
+    std::multimap<std::string, LinkItem *> old;
+    for (LinkItem *item : m_links)
+        old.emplace(item->linkId(), item);
     const std::size_t n = m_design.links.size();
-    while (m_links.size() > n) {
-        delete m_links.back();
-        m_links.pop_back();
+    m_links.clear();
+    for (const design::Link &l : m_design.links) {
+        const auto it = old.find(l.id);
+        if (it != old.end()) {
+            m_links.push_back(it->second);
+            old.erase(it);
+        } else {
+            m_links.push_back(new LinkItem(l.id));
+            addItem(m_links.back());
+        }
     }
-    while (m_links.size() < n) {
-        m_links.push_back(new LinkItem(int(m_links.size())));
-        addItem(m_links.back());
-    }
+    for (const auto &entry : old)
+        delete entry.second;
     for (std::size_t i = 0; i < n; ++i) {
         const design::Link &l = m_design.links[i];
         const catalog::LinkKind *kind = catalogNow().link(l.kind);
@@ -331,7 +340,7 @@ void CanvasScene::syncLinks()
             const design::Device *device = m_design.device(d);
             if (!node(system.host) || !node(d) || !device || device->chassis.empty())
                 continue;
-            auto *line = new LinkItem(-1);
+            auto *line = new LinkItem();
             QColor c = systemColour(int(s));
             c.setAlphaF(0.6);
             line->setLook({}, c, 1.3, true,
@@ -430,7 +439,7 @@ void CanvasScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
         if (n && (!port.isEmpty() || (shift && n->kind() != NodeKind::Chassis))) {
             // A link drag: from a port, or from any item with Shift held.
             m_linkFrom = port.isEmpty() ? n->id() : n->id() + "/" + port.toStdString();
-            m_rubber = new LinkItem(-1);
+            m_rubber = new LinkItem();
             m_rubber->setLook({}, palette().color(QPalette::Highlight), 2, true, {});
             m_rubber->setEnds(event->scenePos(), event->scenePos());
             m_rubber->setZValue(10);
@@ -582,8 +591,9 @@ void CanvasScene::dropEvent(QGraphicsSceneDragDropEvent *event)
     event->acceptProposedAction();
     if (catalogNow().kindOf(model.toStdString()) == catalog::Kind::Link) {
         for (QGraphicsItem *item : items(event->scenePos()))
-            if (item->type() == LinkItem::Type && static_cast<LinkItem *>(item)->index() >= 0) {
-                Q_EMIT linkKindDropped(model, static_cast<LinkItem *>(item)->index());
+            if (item->type() == LinkItem::Type
+                && !static_cast<LinkItem *>(item)->linkId().empty()) {
+                Q_EMIT linkKindDropped(model, static_cast<LinkItem *>(item)->linkId());
                 return;
             }
         Q_EMIT message(tr("Drop a cable kind onto a link to change it; drag from a port to a "

@@ -42,7 +42,7 @@ public:
     NodeItem *node(const std::string &id) const;
     std::size_t nodeCount() const { return m_nodes.size(); }
     std::vector<std::string> selectedIds() const;
-    std::vector<int> selectedLinks() const;
+    std::vector<std::string> selectedLinks() const; // link ids
     void selectIds(const std::vector<std::string> &ids);
 
     void setSnapToGrid(bool on);
@@ -56,7 +56,7 @@ Q_SIGNALS:
     // A palette part dropped at `pos`, over `target` (an item id, or empty) and, on a chassis,
     // over `slot` (or -1).
     void partDropped(const QString &model, QPointF pos, const std::string &target, int slot);
-    void linkKindDropped(const QString &kind, int linkIndex);
+    void linkKindDropped(const QString &kind, const std::string &linkId);
     void message(const QString &text);
 
 protected:

@@ -113,7 +113,7 @@ QVariant InspectorWidget::value(const QString &name) const
 
 void InspectorWidget::showSelection(const design::Design &design,
                                     const std::vector<std::string> &ids,
-                                    const std::vector<int> &links)
+                                    const std::vector<std::string> &links)
 {
     Rows rows;
     if (ids.size() == 1 && links.empty())
@@ -399,11 +399,13 @@ InspectorWidget::Rows InspectorWidget::deviceRows(const design::Design &design,
     return rows;
 }
 
-InspectorWidget::Rows InspectorWidget::linkRows(const design::Design &design, int index)
+InspectorWidget::Rows InspectorWidget::linkRows(const design::Design &design,
+                                                const std::string &linkId)
 {
-    if (index < 0 || index >= int(design.links.size()))
+    const design::Link *found = design.link(linkId);
+    if (!found)
         return {};
-    const design::Link link = design.links[std::size_t(index)];
+    const design::Link link = *found;
     Rows rows;
     rows.push_back(heading(tr("Link")));
     rows.push_back(textRow(tr("From"), toQString(link.from)));
@@ -418,12 +420,12 @@ InspectorWidget::Rows InspectorWidget::linkRows(const design::Design &design, in
     if (!current)
         kinds.emplace_back(tr("%1 (not in the catalog)").arg(toQString(link.kind)),
                            toQString(link.kind));
-    auto commit = [this, link, index] {
+    auto commit = [this, link] {
         design::Link edited = link;
         edited.kind = value(QStringLiteral("kind")).toString().toStdString();
         edited.count = value(QStringLiteral("count")).toInt();
         if (!(edited == link))
-            Q_EMIT linkEditRequested(index, edited);
+            Q_EMIT linkEditRequested(edited);
     };
     InspectorRow kind
         = comboRow(tr("Kind"), QStringLiteral("kind"), std::move(kinds), toQString(link.kind));

@@ -32,7 +32,7 @@ public:
     explicit InspectorWidget(QWidget *parent = nullptr);
 
     void showSelection(const design::Design &design, const std::vector<std::string> &ids,
-                       const std::vector<int> &links);
+                       const std::vector<std::string> &links); // link ids
     // The editor of a property ("name", "model", "host", "slot", "kind", "count", ...) of the
     // item shown, for tests and for F2 (rename).
     QWidget *editor(const QString &property) const;
@@ -44,7 +44,7 @@ Q_SIGNALS:
     void modelRequested(const std::string &id, const std::string &model);
     void hostRequested(const std::string &device, const std::string &host);
     void slotRequested(const std::string &device, const std::string &chassis, int slot);
-    void linkEditRequested(int index, const design::Link &link);
+    void linkEditRequested(const design::Link &link); // the link with link.id, edited
     void systemRenameRequested(const std::string &oldName, const std::string &newName);
     void designInfoRequested(const std::string &name, const std::string &description);
 
@@ -54,7 +54,7 @@ private:
     Rows designRows(const design::Design &design);
     Rows itemRows(const design::Design &design, const std::string &id);
     Rows deviceRows(const design::Design &design, const design::Device &device);
-    Rows linkRows(const design::Design &design, int index);
+    Rows linkRows(const design::Design &design, const std::string &linkId);
     void addNameRows(Rows &rows, const std::string &id, const std::string &name);
     void addModelRows(Rows &rows, const std::string &id, const std::string &model);
 
