@@ -112,7 +112,10 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
     connect(scene, &views::CanvasScene::linkKindDropped, this, &CanvasController::changeLinkKind);
     connect(scene, &views::CanvasScene::message, this, &CanvasController::message);
     connect(scene, &QGraphicsScene::selectionChanged, this, &CanvasController::showInspector);
-    connect(m_document, &Document::changed, this, &CanvasController::showInspector);
+    connect(m_document, &Document::changed, this, [this](const Change &change) {
+        if (!change.only(Change::Layout)) // the Inspector shows no positions
+            showInspector();
+    });
 
     connect(inspector, &views::InspectorWidget::renameRequested, this,
             [stack, this](const std::string &id, const std::string &name) {

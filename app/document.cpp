@@ -35,7 +35,7 @@ void Document::load(const QString &path)
     m_displayName.clear();
     m_undoStack.clear();
     Q_EMIT fileChanged();
-    Q_EMIT changed(Change::Design);
+    Q_EMIT changed(Change{});
 }
 
 void Document::loadText(std::string_view text, const QString &displayName)
@@ -47,7 +47,7 @@ void Document::loadText(std::string_view text, const QString &displayName)
     m_displayName = displayName;
     m_undoStack.clear();
     Q_EMIT fileChanged();
-    Q_EMIT changed(Change::Design);
+    Q_EMIT changed(Change{});
 }
 
 void Document::loadRecovered(std::string_view text, const QString &origin,
@@ -61,7 +61,7 @@ void Document::loadRecovered(std::string_view text, const QString &origin,
     m_undoStack.clear();
     m_undoStack.resetClean(); // unsaved work until the user saves it
     Q_EMIT fileChanged();
-    Q_EMIT changed(Change::Design);
+    Q_EMIT changed(Change{});
 }
 
 void Document::save(const QString &path)
@@ -77,20 +77,20 @@ void Document::setDesign(design::Design design)
 {
     design::assignLinkIds(design); // a design built in code: commands find links by id
     m_design = std::move(design);
-    Q_EMIT changed(Change::Design);
+    Q_EMIT changed(Change{});
 }
 
-void Document::apply(const std::function<void(design::Design &)> &edit, Change change)
+void Document::apply(const std::function<void(design::Design &)> &edit, const Change &change)
 {
     edit(m_design);
     Q_EMIT changed(change);
 }
 
-bool Document::applyIf(const std::function<bool(design::Design &)> &edit)
+bool Document::applyIf(const std::function<bool(design::Design &)> &edit, const Change &change)
 {
     if (!edit(m_design))
         return false;
-    Q_EMIT changed(Change::Design);
+    Q_EMIT changed(change);
     return true;
 }
 

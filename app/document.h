@@ -7,18 +7,42 @@
 #include <QUndoStack>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace clab {
 
-// What an edit changed, so that listeners redo only what depends on it.
-enum class Change {
-    Layout, // canvas positions only: nothing the rules, the fabric or the model read
-    Design, // anything else (composition, parts, links, names, systems, design information)
+// What an edit changed, so that listeners redo only what depends on it: one or more kinds and
+// the ids of the parts, links or systems it touched.
+struct Change
+{
+    enum Kind : unsigned {
+        Layout = 1u << 0,      // canvas positions: nothing the rules, the fabric or the model read
+        Names = 1u << 1,       // display names of parts (the fabric and the model go by id)
+        Composition = 1u << 2, // parts added or removed, a device's host, chassis or slot
+        Links = 1u << 3,       // links added, removed or edited
+        Models = 1u << 4,      // the catalog model of a part
+        Systems = 1u << 5,     // systems' names, hosts and devices
+        DesignInfo = 1u << 6,  // the design's own name and description
+        Everything = (1u << 7) - 1,
+    };
+
+    unsigned kinds = Everything;
+    // Part ids, link ids or system names; empty when the change does not say (a whole design).
+    std::vector<std::string> ids;
+
+    static Change of(unsigned kinds, std::vector<std::string> ids = {})
+    {
+        return {kinds, std::move(ids)};
+    }
+    // True when the change is of these kinds and no other.
+    bool only(unsigned allowed) const { return kinds != 0 && (kinds & ~allowed) == 0; }
+    bool has(unsigned kind) const { return (kinds & kind) != 0; }
+    bool operator==(const Change &) const = default;
 };
 
-// Owns the open design, its file name and the undo stack, and announces every change through
-// one signal that says whether the edit was only a move on the canvas. Views never hold the
-// design; they ask the document.
+// Owns the open design, its file name and the undo stack, and announces every change with what
+// it changed. Views never hold the design; they ask the document.
 class Document : public QObject
 {
     Q_OBJECT
@@ -44,13 +68,13 @@ public:
     // For commands: replace the design without touching the undo stack.
     void setDesign(design::Design design);
     // Applies an edit in place and announces it (for commands only).
-    void apply(const std::function<void(design::Design &)> &edit, Change change = Change::Design);
+    void apply(const std::function<void(design::Design &)> &edit, const Change &change);
     // Like apply, for an edit that may find nothing to do: announces it only when it returns true
     // (an edit that returns false must leave the design untouched).
-    bool applyIf(const std::function<bool(design::Design &)> &edit);
+    bool applyIf(const std::function<bool(design::Design &)> &edit, const Change &change);
 
 Q_SIGNALS:
-    void changed(clab::Change change);
+    void changed(const clab::Change &change);
     void fileChanged();
 
 private:

@@ -224,14 +224,22 @@ void MainWindow::createDocks()
     resizeDocks({results}, {300}, Qt::Vertical);
 }
 
-void MainWindow::refresh(Change change)
+void MainWindow::refresh(const Change &change)
 {
     const design::Design &design = m_document.design();
-    if (change == Change::Layout) {
+    if (change.only(Change::Layout)) {
         // A move on the canvas: nothing the analysis or the predictions read has changed.
         m_scene->setLayout(design.layout);
         return;
     }
+    if (change.only(Change::DesignInfo)) {
+        // The design's name and description: only the scheduling results carry its name.
+        m_schedule->setDesign(design, m_document.displayName());
+        return;
+    }
+    // The analyzer keeps the fabric, and the memo the predictions, of what the change left alone
+    // (a rename keeps them all: they go by id).
+    const std::vector<design::Finding> findingsBefore = std::move(m_analysis.findings);
     m_analysis = m_analyzer.analyze(design, catalog::Catalog::builtin());
     if (!m_storedMeasurements.empty())
         fabric::attachMeasurements(
@@ -247,7 +255,10 @@ void MainWindow::refresh(Change change)
     }
     m_view->setAnalysis(m_analysis, rows);
     m_findings->setFindings(m_analysis.findings);
-    m_scene->setDesign(design, m_analysis.findings);
+    if (change.only(Change::Names) && m_analysis.findings == findingsBefore)
+        m_scene->setNames(design, change.ids);
+    else
+        m_scene->setDesign(design, m_analysis.findings);
     if (design.cluster && design.cluster != m_shownCluster)
         m_cluster->showDesignCluster(design, m_analysis); // only when it changed: it rebuilds
     m_shownCluster = design.cluster;

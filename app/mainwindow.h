@@ -120,7 +120,7 @@ private:
     void createFileMenu();
     void createExportActions(QMenu *file);
     void createModelMenu();
-    void refresh(Change change = Change::Design);
+    void refresh(const Change &change = {});
     // Reads the measurements the store holds for named systems (import --system), shown beside
     // the model for design systems of the same name, and refreshes.
     void reloadStoredMeasurements();

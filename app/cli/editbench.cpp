@@ -35,8 +35,8 @@ std::function<void()> editMoveBenchmarkBody()
     c->findings = fabric::findingsOf(c->document.design(), catalog::Catalog::builtin());
     c->scene.setDesign(c->document.design(), c->findings);
     // What MainWindow::refresh does after a move.
-    QObject::connect(&c->document, &Document::changed, &c->scene, [c](Change change) {
-        if (change == Change::Layout)
+    QObject::connect(&c->document, &Document::changed, &c->scene, [c](const Change &change) {
+        if (change.only(Change::Layout))
             c->scene.setLayout(c->document.design().layout);
     });
     const std::string host = c->document.design().hosts.front().id;

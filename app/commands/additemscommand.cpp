@@ -16,6 +16,30 @@ bool isEmpty(const design::Design &d)
 
 } // namespace
 
+Change AddItemsCommand::change() const
+{
+    const design::Design &f = m_fragment;
+    Change c = Change::of(0);
+    auto add = [&c](const auto &parts) {
+        for (const auto &p : parts)
+            c.ids.push_back(p.id);
+        if (!parts.empty())
+            c.kinds |= Change::Composition;
+    };
+    add(f.hosts);
+    add(f.chassis);
+    add(f.switches);
+    add(f.devices);
+    for (const design::Link &l : f.links)
+        c.ids.push_back(l.id);
+    for (const design::System &s : f.systems)
+        c.ids.push_back(s.name);
+    c.kinds |= (f.links.empty() ? 0u : unsigned(Change::Links))
+               | (f.systems.empty() ? 0u : unsigned(Change::Systems))
+               | (f.layout.empty() ? 0u : unsigned(Change::Layout));
+    return c;
+}
+
 AddItemsCommand::AddItemsCommand(Document *document, design::Design fragment, const QString &text)
     : m_document(document)
     , m_fragment(std::move(fragment))
@@ -31,16 +55,18 @@ void AddItemsCommand::redo()
     }
     // Kept in the fragment, so that a redo brings the links back under the same ids.
     design::giveLinkIds(m_document->design(), m_fragment);
-    m_document->apply([this](design::Design &edited) {
-        m_overwritten = design::appendItems(edited, m_fragment);
-    });
+    m_document->apply(
+        [this](design::Design &edited) { m_overwritten = design::appendItems(edited, m_fragment); },
+        change());
 }
 
 void AddItemsCommand::undo()
 {
-    m_document->apply([this](design::Design &edited) {
-        design::removeAppended(edited, m_fragment, m_overwritten);
-    });
+    m_document->apply(
+        [this](design::Design &edited) {
+            design::removeAppended(edited, m_fragment, m_overwritten);
+        },
+        change());
 }
 
 } // namespace clab::commands

@@ -9,7 +9,8 @@
 
 namespace clab {
 class Document;
-}
+struct Change;
+} // namespace clab
 
 namespace clab::commands {
 
@@ -25,6 +26,8 @@ public:
     void undo() override;
 
 private:
+    Change change() const; // the kinds of what the fragment holds, with its ids
+
     Document *m_document;
     design::Design m_fragment;
     std::map<std::string, design::Position> m_overwritten; // positions the fragment replaced

@@ -24,16 +24,19 @@ void AddLinkCommand::redo()
     }
     if (m_link.id.empty())
         m_link.id = design::uniqueLinkId(current); // kept, so that a redo brings the same link
-    m_document->apply([this](design::Design &edited) { edited.links.push_back(m_link); });
+    m_document->apply([this](design::Design &edited) { edited.links.push_back(m_link); },
+                      Change::of(Change::Links, {m_link.id}));
 }
 
 void AddLinkCommand::undo()
 {
-    m_document->apply([this](design::Design &edited) {
-        const int at = design::linkIndex(edited, m_link.id);
-        if (at >= 0)
-            edited.links.erase(edited.links.begin() + at);
-    });
+    m_document->apply(
+        [this](design::Design &edited) {
+            const int at = design::linkIndex(edited, m_link.id);
+            if (at >= 0)
+                edited.links.erase(edited.links.begin() + at);
+        },
+        Change::of(Change::Links, {m_link.id}));
 }
 
 } // namespace clab::commands

@@ -17,10 +17,12 @@ ComposeCommand::ComposeCommand(Document *document, std::string deviceId, std::st
 
 void ComposeCommand::redo()
 {
-    m_document->applyIf([this](design::Design &edited) {
-        m_done = design::compose(edited, m_deviceId, m_hostId);
-        return m_done.has_value();
-    });
+    m_document->applyIf(
+        [this](design::Design &edited) {
+            m_done = design::compose(edited, m_deviceId, m_hostId);
+            return m_done.has_value();
+        },
+        Change::of(Change::Composition | Change::Systems, {m_deviceId, m_hostId}));
     if (!m_done)
         setObsolete(true);
 }
@@ -28,7 +30,9 @@ void ComposeCommand::redo()
 void ComposeCommand::undo()
 {
     if (m_done)
-        m_document->apply([this](design::Design &edited) { design::undoCompose(edited, *m_done); });
+        m_document->apply(
+            [this](design::Design &edited) { design::undoCompose(edited, *m_done); },
+            Change::of(Change::Composition | Change::Systems, {m_deviceId, m_hostId}));
 }
 
 } // namespace clab::commands

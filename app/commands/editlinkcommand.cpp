@@ -24,19 +24,23 @@ void EditLinkCommand::redo()
         setObsolete(true);
         return;
     }
-    m_document->apply([this](design::Design &edited) {
-        const int at = design::linkIndex(edited, m_link.id);
-        m_old = std::exchange(edited.links[std::size_t(at)], m_link);
-    });
+    m_document->apply(
+        [this](design::Design &edited) {
+            const int at = design::linkIndex(edited, m_link.id);
+            m_old = std::exchange(edited.links[std::size_t(at)], m_link);
+        },
+        Change::of(Change::Links, {m_link.id}));
 }
 
 void EditLinkCommand::undo()
 {
-    m_document->apply([this](design::Design &edited) {
-        const int at = design::linkIndex(edited, m_old.id);
-        if (at >= 0)
-            edited.links[std::size_t(at)] = m_old;
-    });
+    m_document->apply(
+        [this](design::Design &edited) {
+            const int at = design::linkIndex(edited, m_old.id);
+            if (at >= 0)
+                edited.links[std::size_t(at)] = m_old;
+        },
+        Change::of(Change::Links, {m_old.id}));
 }
 
 } // namespace clab::commands

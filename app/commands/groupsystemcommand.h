@@ -10,7 +10,8 @@
 
 namespace clab {
 class Document;
-}
+struct Change;
+} // namespace clab
 
 namespace clab::commands {
 
@@ -29,6 +30,7 @@ public:
 
 private:
     Document *m_document;
+    Change change() const; // Systems and Composition, with the system's name and members
     design::System m_system;
     std::optional<std::vector<design::Membership>> m_released;
 };

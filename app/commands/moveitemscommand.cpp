@@ -32,13 +32,21 @@ void MoveItemsCommand::redo()
         return;
     }
     m_document->apply([this](design::Design &edited) { design::setPositions(edited, m_to); },
-                      Change::Layout);
+                      change());
 }
 
 void MoveItemsCommand::undo()
 {
     m_document->apply([this](design::Design &edited) { design::setPositions(edited, m_from); },
-                      Change::Layout);
+                      change());
+}
+
+Change MoveItemsCommand::change() const
+{
+    std::vector<std::string> ids;
+    for (const auto &[id, position] : m_to)
+        ids.push_back(id);
+    return Change::of(Change::Layout, std::move(ids));
 }
 
 int MoveItemsCommand::id() const

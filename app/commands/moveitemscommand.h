@@ -11,7 +11,8 @@
 
 namespace clab {
 class Document;
-}
+struct Change;
+} // namespace clab
 
 namespace clab::commands {
 
@@ -32,6 +33,7 @@ public:
 
 private:
     bool sameIds(const MoveItemsCommand &other) const;
+    Change change() const; // Layout, with the moved ids
 
     Document *m_document;
     std::map<std::string, std::optional<design::Position>> m_from; // none: had no position

@@ -21,19 +21,30 @@ RemoveItemsCommand::RemoveItemsCommand(Document *document, std::vector<std::stri
         setText(tr("Remove %n item(s)", nullptr, int(m_ids.size() + m_links.size())));
 }
 
+std::vector<std::string> RemoveItemsCommand::ids() const
+{
+    std::vector<std::string> ids = m_ids;
+    ids.insert(ids.end(), m_links.begin(), m_links.end());
+    return ids;
+}
+
 void RemoveItemsCommand::redo()
 {
-    m_document->applyIf([this](design::Design &edited) {
-        m_removed = design::removeItems(edited, m_ids, m_links);
-        return !m_removed.empty();
-    });
+    m_document->applyIf(
+        [this](design::Design &edited) {
+            m_removed = design::removeItems(edited, m_ids, m_links);
+            return !m_removed.empty();
+        },
+        Change::of(Change::Composition | Change::Links | Change::Systems | Change::Layout, ids()));
     if (m_removed.empty())
         setObsolete(true);
 }
 
 void RemoveItemsCommand::undo()
 {
-    m_document->apply([this](design::Design &edited) { design::restoreItems(edited, m_removed); });
+    m_document->apply(
+        [this](design::Design &edited) { design::restoreItems(edited, m_removed); },
+        Change::of(Change::Composition | Change::Links | Change::Systems | Change::Layout, ids()));
     m_removed = {}; // redo recomputes it; no need to keep a second copy meanwhile
 }
 

@@ -30,6 +30,8 @@ public:
     void undo() override;
 
 private:
+    std::vector<std::string> ids() const; // the items and the links asked for
+
     Document *m_document;
     std::vector<std::string> m_ids;
     std::vector<std::string> m_links;

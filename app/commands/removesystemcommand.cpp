@@ -13,10 +13,12 @@ RemoveSystemCommand::RemoveSystemCommand(Document *document, std::string name)
 
 void RemoveSystemCommand::redo()
 {
-    m_document->applyIf([this](design::Design &edited) {
-        m_removed = design::takeSystem(edited, m_name);
-        return m_removed.has_value();
-    });
+    m_document->applyIf(
+        [this](design::Design &edited) {
+            m_removed = design::takeSystem(edited, m_name);
+            return m_removed.has_value();
+        },
+        Change::of(Change::Systems | Change::Composition, {m_name}));
     if (!m_removed)
         setObsolete(true);
 }
@@ -25,7 +27,8 @@ void RemoveSystemCommand::undo()
 {
     if (m_removed)
         m_document->apply(
-            [this](design::Design &edited) { design::putBackSystem(edited, *m_removed); });
+            [this](design::Design &edited) { design::putBackSystem(edited, *m_removed); },
+            Change::of(Change::Systems | Change::Composition, {m_name}));
 }
 
 } // namespace clab::commands

@@ -16,22 +16,25 @@ RenameCommand::RenameCommand(Document *document, std::string id, std::string nam
 
 void RenameCommand::redo()
 {
-    const bool done = m_document->applyIf([this](design::Design &edited) {
-        std::optional<std::string> old = design::setItemName(edited, m_id, m_name);
-        if (!old)
-            return false;
-        if (*old == m_name)
-            return false; // unchanged: nothing to announce, nothing to undo
-        m_old = std::move(*old);
-        return true;
-    });
+    const bool done = m_document->applyIf(
+        [this](design::Design &edited) {
+            std::optional<std::string> old = design::setItemName(edited, m_id, m_name);
+            if (!old)
+                return false;
+            if (*old == m_name)
+                return false; // unchanged: nothing to announce, nothing to undo
+            m_old = std::move(*old);
+            return true;
+        },
+        Change::of(Change::Names, {m_id}));
     if (!done)
         setObsolete(true);
 }
 
 void RenameCommand::undo()
 {
-    m_document->apply([this](design::Design &edited) { design::setItemName(edited, m_id, m_old); });
+    m_document->apply([this](design::Design &edited) { design::setItemName(edited, m_id, m_old); },
+                      Change::of(Change::Names, {m_id}));
 }
 
 } // namespace clab::commands

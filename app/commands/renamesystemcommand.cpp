@@ -17,17 +17,21 @@ RenameSystemCommand::RenameSystemCommand(Document *document, std::string oldName
 
 void RenameSystemCommand::redo()
 {
-    if (!m_document->applyIf([this](design::Design &edited) {
-            return design::renameSystem(edited, m_oldName, m_newName);
-        }))
+    if (!m_document->applyIf(
+            [this](design::Design &edited) {
+                return design::renameSystem(edited, m_oldName, m_newName);
+            },
+            Change::of(Change::Systems, {m_oldName, m_newName})))
         setObsolete(true);
 }
 
 void RenameSystemCommand::undo()
 {
-    m_document->applyIf([this](design::Design &edited) {
-        return design::renameSystem(edited, m_newName, m_oldName);
-    });
+    m_document->applyIf(
+        [this](design::Design &edited) {
+            return design::renameSystem(edited, m_newName, m_oldName);
+        },
+        Change::of(Change::Systems, {m_oldName, m_newName}));
 }
 
 } // namespace clab::commands

@@ -32,10 +32,12 @@ void SetDesignInfoCommand::undo()
 
 void SetDesignInfoCommand::swap()
 {
-    m_document->apply([this](design::Design &edited) {
-        std::swap(edited.name, m_name);
-        std::swap(edited.description, m_description);
-    });
+    m_document->apply(
+        [this](design::Design &edited) {
+            std::swap(edited.name, m_name);
+            std::swap(edited.description, m_description);
+        },
+        Change::of(Change::DesignInfo));
 }
 
 } // namespace clab::commands

@@ -16,23 +16,25 @@ SetModelCommand::SetModelCommand(Document *document, std::string id, std::string
 
 void SetModelCommand::redo()
 {
-    const bool done = m_document->applyIf([this](design::Design &edited) {
-        std::optional<std::string> old = design::setItemModel(edited, m_id, m_model);
-        if (!old)
-            return false;
-        if (*old == m_model)
-            return false; // unchanged: nothing to announce, nothing to undo
-        m_old = std::move(*old);
-        return true;
-    });
+    const bool done = m_document->applyIf(
+        [this](design::Design &edited) {
+            std::optional<std::string> old = design::setItemModel(edited, m_id, m_model);
+            if (!old)
+                return false;
+            if (*old == m_model)
+                return false; // unchanged: nothing to announce, nothing to undo
+            m_old = std::move(*old);
+            return true;
+        },
+        Change::of(Change::Models, {m_id}));
     if (!done)
         setObsolete(true);
 }
 
 void SetModelCommand::undo()
 {
-    m_document->apply(
-        [this](design::Design &edited) { design::setItemModel(edited, m_id, m_old); });
+    m_document->apply([this](design::Design &edited) { design::setItemModel(edited, m_id, m_old); },
+                      Change::of(Change::Models, {m_id}));
 }
 
 } // namespace clab::commands

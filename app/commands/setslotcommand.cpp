@@ -26,12 +26,14 @@ void SetSlotCommand::redo()
         setObsolete(true);
         return;
     }
-    const bool done = m_document->applyIf([this](design::Design &edited) {
-        std::optional<design::Placement> old = design::setPlacement(edited, m_deviceId, m_to);
-        if (old)
-            m_from = std::move(*old);
-        return old.has_value();
-    });
+    const bool done = m_document->applyIf(
+        [this](design::Design &edited) {
+            std::optional<design::Placement> old = design::setPlacement(edited, m_deviceId, m_to);
+            if (old)
+                m_from = std::move(*old);
+            return old.has_value();
+        },
+        Change::of(Change::Composition, {m_deviceId}));
     if (!done)
         setObsolete(true);
 }
@@ -39,7 +41,8 @@ void SetSlotCommand::redo()
 void SetSlotCommand::undo()
 {
     m_document->apply(
-        [this](design::Design &edited) { design::setPlacement(edited, m_deviceId, m_from); });
+        [this](design::Design &edited) { design::setPlacement(edited, m_deviceId, m_from); },
+        Change::of(Change::Composition, {m_deviceId}));
 }
 
 } // namespace clab::commands

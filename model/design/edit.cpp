@@ -74,24 +74,26 @@ void dropLast(std::vector<T> &items, std::size_t count)
     items.resize(items.size() - std::min(count, items.size()));
 }
 
-template<typename T>
-T *findMutable(std::vector<T> &items, std::string_view id)
+// The item `id` of a list, const or not.
+template<typename Items>
+auto findMutable(Items &items, std::string_view id) -> decltype(&items.front())
 {
     const auto it
-        = std::find_if(items.begin(), items.end(), [&](const T &item) { return item.id == id; });
+        = std::find_if(items.begin(), items.end(), [&](const auto &item) { return item.id == id; });
     return it == items.end() ? nullptr : &*it;
 }
 
-// The name or model field of the item `id`, whichever kind it is.
-std::string *itemField(Design &design, std::string_view id, bool model)
+// The name or model field of the item `id`, whichever kind it is (const for a const design).
+template<typename D>
+auto itemField(D &design, std::string_view id, bool model) -> decltype(&design.hosts.front().name)
 {
-    if (Host *h = findMutable(design.hosts, id))
+    if (auto *h = findMutable(design.hosts, id))
         return model ? &h->model : &h->name;
-    if (Chassis *c = findMutable(design.chassis, id))
+    if (auto *c = findMutable(design.chassis, id))
         return model ? &c->model : &c->name;
-    if (Switch *s = findMutable(design.switches, id))
+    if (auto *s = findMutable(design.switches, id))
         return model ? &s->model : &s->name;
-    if (Device *d = findMutable(design.devices, id))
+    if (auto *d = findMutable(design.devices, id))
         return model ? &d->model : &d->name;
     return nullptr;
 }
@@ -352,6 +354,13 @@ std::optional<std::string> setItemName(Design &design, std::string_view id, std:
 std::optional<std::string> setItemModel(Design &design, std::string_view id, std::string model)
 {
     return replaceField(itemField(design, id, true), std::move(model));
+}
+
+std::optional<std::string> itemName(const Design &design, std::string_view id)
+{
+    if (const std::string *name = itemField(design, id, false))
+        return *name;
+    return std::nullopt;
 }
 
 std::optional<Placement> setPlacement(Design &design, std::string_view deviceId,

@@ -140,6 +140,9 @@ void putBackSystem(Design &design, const Indexed<System> &system);
 // value, or nothing when the id is unknown.
 std::optional<std::string> setItemName(Design &design, std::string_view id, std::string name);
 std::optional<std::string> setItemModel(Design &design, std::string_view id, std::string model);
+// The display name of a host, chassis, switch or device (maybe empty), or nothing for an unknown
+// id.
+std::optional<std::string> itemName(const Design &design, std::string_view id);
 
 struct Placement
 {

@@ -147,6 +147,8 @@ private Q_SLOTS:
     void removeSystem();
     void setDesignInfo();
     void unknownTargetsDoNothing();
+    void changesSayWhatChanged();
+    void wholeDesignsChangeEverything();
 };
 
 void TestCommands::addItems()
@@ -615,6 +617,97 @@ void TestCommands::unknownTargetsDoNothing()
         pushIsNoOp(make);
         if (QTest::currentTestFailed())
             QFAIL(name);
+    }
+}
+
+// Each command announces the kinds of what it changed and the ids it touched, the same on push
+// and on undo, so that views redo only that (a move no analysis, a rename no redraw of others).
+void TestCommands::changesSayWhatChanged()
+{
+    using K = Change::Kind;
+    const std::string newLink = design::uniqueLinkId(seed());
+    Design fragment;
+    fragment.switches.push_back({"sw1", "broadcom-pex88096", "Switch"});
+    fragment.links.push_back({"hostA/cpu1", "sw1", "pcie4x16", 1, {}});
+    fragment.layout["sw1"] = {10, 20};
+    design::Link wider = seed().links[0];
+    wider.count = 2;
+    const design::System group{"E: pooled NIC", "hostD", {"gpu10", "nic1"}};
+    struct Case
+    {
+        const char *name;
+        Make make;
+        Change expected;
+    };
+    const std::vector<Case> cases = {
+        {"add items",
+         [&](Document *doc) { return new AddItemsCommand(doc, fragment, QStringLiteral("Add")); },
+         Change::of(K::Composition | K::Links | K::Layout, {"sw1", newLink})},
+        {"remove items",
+         [](Document *doc) { return new RemoveItemsCommand(doc, {"gpu0"}, {"link2"}); },
+         Change::of(K::Composition | K::Links | K::Systems | K::Layout, {"gpu0", "link2"})},
+        {"move",
+         [](Document *doc) {
+             return new MoveItemsCommand(doc, {{"hostA", {5, 5}}});
+         },
+         Change::of(K::Layout, {"hostA"})},
+        {"compose", [](Document *doc) { return new ComposeCommand(doc, "gpu11", "hostA"); },
+         Change::of(K::Composition | K::Systems, {"gpu11", "hostA"})},
+        {"add link",
+         [](Document *doc) {
+             return new AddLinkCommand(doc, {"hostA/cpu1", "nic1", "pcie4x16", 1, {}});
+         },
+         Change::of(K::Links, {newLink})},
+        {"edit link", [&](Document *doc) { return new EditLinkCommand(doc, wider); },
+         Change::of(K::Links, {wider.id})},
+        {"rename", [](Document *doc) { return new RenameCommand(doc, "gpu7", "GPU seven"); },
+         Change::of(K::Names, {"gpu7"})},
+        {"set model",
+         [](Document *doc) { return new SetModelCommand(doc, "hostC", "epyc-7742-2s"); },
+         Change::of(K::Models, {"hostC"})},
+        {"set slot", [](Document *doc) { return new SetSlotCommand(doc, "nic1", "", -1); },
+         Change::of(K::Composition, {"nic1"})},
+        {"group", [&](Document *doc) { return new GroupSystemCommand(doc, group); },
+         Change::of(K::Systems | K::Composition, {group.name, "hostD", "gpu10", "nic1"})},
+        {"rename system",
+         [](Document *doc) { return new RenameSystemCommand(doc, "C: Gen3 host", "C: old"); },
+         Change::of(K::Systems, {"C: Gen3 host", "C: old"})},
+        {"remove system",
+         [](Document *doc) { return new RemoveSystemCommand(doc, "C: Gen3 host"); },
+         Change::of(K::Systems | K::Composition, {"C: Gen3 host"})},
+        {"design info",
+         [](Document *doc) { return new SetDesignInfoCommand(doc, "Lab", "Two racks"); },
+         Change::of(K::DesignInfo)},
+    };
+    for (const Case &c : cases) {
+        Document doc;
+        doc.setDesign(seed());
+        std::vector<Change> seen;
+        connect(&doc, &Document::changed, this, [&seen](const Change &ch) { seen.push_back(ch); });
+        doc.undoStack()->push(c.make(&doc));
+        doc.undoStack()->undo();
+        QVERIFY2(seen.size() == 2, c.name);
+        for (const Change &ch : seen) {
+            QVERIFY2(ch.kinds == c.expected.kinds, c.name);
+            QVERIFY2(ch.ids == c.expected.ids, c.name);
+        }
+    }
+}
+
+// A design replaced as a whole (open, recover, a text edit) says everything changed, with no ids.
+void TestCommands::wholeDesignsChangeEverything()
+{
+    Document doc;
+    std::vector<Change> seen;
+    connect(&doc, &Document::changed, this, [&seen](const Change &ch) { seen.push_back(ch); });
+    doc.setDesign(seed());
+    doc.loadText(design::writeDesign(seed()), QStringLiteral("seed"));
+    QCOMPARE(seen.size(), std::size_t(2));
+    for (const Change &ch : seen) {
+        QCOMPARE(ch.kinds, unsigned(Change::Everything));
+        QVERIFY(ch.ids.empty());
+        QVERIFY(!ch.only(Change::Layout));
+        QVERIFY(ch.has(Change::Names));
     }
 }
 

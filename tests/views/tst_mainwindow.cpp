@@ -1,7 +1,10 @@
 #include "mainwindow.h"
 #include "commands/moveitemscommand.h"
+#include "commands/renamecommand.h"
+#include "commands/setdesigninfocommand.h"
 #include "store/import.h"
 #include "store/store.h"
+#include "views/canvas/canvasitems.h"
 #include "views/canvas/canvasscene.h"
 #include "views/cluster/clusterview.h"
 #include "util/fileio.h"
@@ -34,6 +37,7 @@ private Q_SLOTS:
     void opensSeedTestbed();
     void moveReanalysesNothing();
     void moveWithoutLayoutPlacesAsRedraw();
+    void renameRedrawsOnlyItsItem();
     void badFileKeepsDocument();
     void saveAndReopen();
     void showsDesignCluster();
@@ -93,7 +97,8 @@ void TestMainWindow::moveReanalysesNothing()
     stack->undo();
     QCOMPARE(w.canvasScene()->node("hostA")->pos(), before);
     QCOMPARE(updated.count(), 0);
-    w.document()->apply([](design::Design &d) { d.systems.front().name += " renamed"; });
+    w.document()->apply([](design::Design &d) { d.systems.front().name += " renamed"; },
+                        Change::of(Change::Systems));
     QCOMPARE(updated.count(), 1);
     QVERIFY(w.analysis().systems.front().name.ends_with(" renamed"));
 }
@@ -118,6 +123,52 @@ void TestMainWindow::moveWithoutLayoutPlacesAsRedraw()
     scene->setDesign(w.document()->design(), w.analysis().findings);
     for (const auto &[id, pos] : afterMove)
         QCOMPARE(scene->node(id)->pos(), pos);
+}
+
+// A rename changes the title of the renamed item alone, and the canvas then shows what a full
+// redraw would; the design's name and description run no analysis at all.
+void TestMainWindow::renameRedrawsOnlyItsItem()
+{
+    MainWindow w;
+    QVERIFY(w.openExample(QString::fromLatin1(design::kSeedExample)));
+    QSignalSpy updated(&w, &MainWindow::analysisUpdated);
+    views::CanvasScene *scene = w.canvasScene();
+    const views::NodeItem *gpu = scene->node("gpu7");
+    const views::NodeItem *host = scene->node("hostA");
+    const QString hostTitle = host->look().title;
+    QUndoStack *stack = w.document()->undoStack();
+    auto sameAsFullRedraw = [&] {
+        const design::Design &d = w.document()->design();
+        views::CanvasScene full;
+        full.setDesign(d, w.analysis().findings);
+        std::vector<std::string> ids;
+        for (const auto &h : d.hosts)
+            ids.push_back(h.id);
+        for (const auto &c : d.chassis)
+            ids.push_back(c.id);
+        for (const auto &dev : d.devices)
+            ids.push_back(dev.id);
+        for (const std::string &id : ids)
+            if (!(scene->node(id)->look() == full.node(id)->look()))
+                return false;
+        return scene->design() == d;
+    };
+    stack->push(new commands::RenameCommand(w.document(), "gpu7", "GPU seven"));
+    QCOMPARE(updated.count(), 1);
+    QCOMPARE(scene->node("gpu7"), gpu); // the same item, only its title changed
+    QCOMPARE(gpu->look().title, QStringLiteral("GPU seven"));
+    QCOMPARE(host->look().title, hostTitle);
+    QVERIFY(sameAsFullRedraw());
+    stack->undo();
+    QCOMPARE(gpu->look().title, QStringLiteral("gpu7"));
+    QVERIFY(sameAsFullRedraw());
+    stack->push(new commands::RenameCommand(w.document(), "hostA", ""));
+    QCOMPARE(host->look().title, QStringLiteral("hostA")); // no name: the id is shown
+    QVERIFY(sameAsFullRedraw());
+    QCOMPARE(updated.count(), 3);
+    stack->push(new commands::SetDesignInfoCommand(w.document(), "Lab", "Two racks"));
+    QCOMPARE(updated.count(), 3);
+    QCOMPARE(w.document()->design().name, std::string("Lab"));
 }
 
 void TestMainWindow::badFileKeepsDocument()

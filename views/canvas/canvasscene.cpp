@@ -3,6 +3,7 @@
 #include "catalog/catalog.h"
 #include "design/autolayout.h"
 #include "design/designindex.h"
+#include "design/edit.h"
 #include "design/linking.h"
 #include "views/common/qtext.h"
 
@@ -165,6 +166,20 @@ void CanvasScene::setDesign(const design::Design &design,
     placeNodes();
     syncLinks();
     updateLinkGeometry();
+}
+
+void CanvasScene::setNames(const design::Design &design, const std::vector<std::string> &ids)
+{
+    for (const std::string &id : ids) {
+        const std::optional<std::string> name = design::itemName(design, id);
+        NodeItem *item = node(id);
+        if (!name || !item)
+            continue; // not shown (an id the design does not have)
+        design::setItemName(m_design, id, *name);
+        NodeLook look = item->look();
+        look.title = toQString(name->empty() ? id : *name);
+        item->setLook(look);
+    }
 }
 
 void CanvasScene::syncNodes(const std::vector<design::Finding> &findings)

@@ -38,6 +38,9 @@ public:
     // the lines that end on them are redrawn, unless items without a position of their own are
     // placed around them.
     void setLayout(const std::map<std::string, design::Position> &layout);
+    // Follows a rename (display names alone changed, the findings are the same): only the titles
+    // of the items named change.
+    void setNames(const design::Design &design, const std::vector<std::string> &ids);
 
     NodeItem *node(const std::string &id) const;
     std::size_t nodeCount() const { return m_nodes.size(); }
