@@ -236,6 +236,18 @@ void TestInspector::renameByTyping()
     // Return again with nothing changed adds no step.
     QTest::keyClick(editor<QLineEdit>("name"), Qt::Key_Return);
     QCOMPARE(m_window->document()->undoStack()->count(), 1);
+    // Undo (Edit menu) while the field still has the focus: the field shows the name again, and
+    // Return then does not put the undone name back.
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTRY_VERIFY(editor<QLineEdit>("name")->isVisible()); // a rebuilt row is shown by a posted event
+    editor<QLineEdit>("name")->setFocus();
+    QVERIFY(editor<QLineEdit>("name")->hasFocus());
+    m_window->document()->undoStack()->undo();
+    QCOMPARE(editor<QLineEdit>("name")->text(), QString());
+    QCOMPARE(m_window->canvasScene()->node("gpu2")->look().title, QStringLiteral("gpu2"));
+    QTest::keyClick(editor<QLineEdit>("name"), Qt::Key_Return);
+    QCOMPARE(m_window->document()->design().device("gpu2")->name, std::string());
 }
 
 void TestInspector::systemRename()

@@ -217,7 +217,12 @@ QWidget *InspectorWidget::createEditor(std::size_t row)
         auto *line = new QLineEdit(r.text);
         line->setObjectName(r.name);
         line->setCursorPosition(0);
-        connect(line, &QLineEdit::editingFinished, this, [this, row] { commitRow(row); });
+        connect(line, &QLineEdit::editingFinished, this, [this, line, row] {
+            // Committed: from now on the document has the value, and an undo may change it
+            // while the field keeps the focus.
+            line->setModified(false);
+            commitRow(row);
+        });
         return line;
     }
     case InspectorRow::Editor::Combo: {
