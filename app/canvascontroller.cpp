@@ -18,6 +18,7 @@
 #include "design/designindex.h"
 #include "design/edit.h"
 #include "design/linking.h"
+#include "design/placement.h"
 #include "util/inputerror.h"
 #include "views/canvas/canvasscene.h"
 #include "views/canvas/canvasview.h"
@@ -45,40 +46,15 @@ namespace {
 
 const char *kDesignMime = "application/x-composelab-design";
 
-void placeAt(design::Design &d, const std::map<std::string, design::Position> &positions)
+// Ends a macro; when every command in it was refused (none stood), takes the empty step away.
+void endMacroDroppingEmpty(QUndoStack *stack)
 {
-    for (const auto &[id, at] : positions)
-        d.layout[id] = at;
-}
-
-std::string prefixFor(catalog::Kind kind)
-{
-    switch (kind) {
-    case catalog::Kind::Gpu:
-        return "gpu";
-    case catalog::Kind::Nvme:
-        return "nvme";
-    case catalog::Kind::Nic:
-        return "nic";
-    case catalog::Kind::Host:
-        return "host";
-    case catalog::Kind::Chassis:
-        return "chassis";
-    case catalog::Kind::PcieSwitch:
-        return "plx";
-    case catalog::Kind::NetworkSwitch:
-        return "netswitch";
-    case catalog::Kind::NvSwitch:
-        return "nvswitch";
-    default:
-        return "item";
+    stack->endMacro();
+    const QUndoCommand *macro = stack->command(stack->index() - 1);
+    if (macro && macro->childCount() == 0) {
+        const_cast<QUndoCommand *>(macro)->setObsolete(true); // an obsolete undo is deleted
+        stack->undo();
     }
-}
-
-design::Position snappedPosition(QPointF p)
-{
-    const double step = 2 * design::kGrid;
-    return {std::round(p.x() / step) * step, std::round(p.y() / step) * step};
 }
 
 } // namespace
@@ -93,10 +69,13 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
     , m_inspector(inspector)
 {
     QUndoStack *stack = m_document->undoStack();
+    // Every command checks its edit against the file limits (Document::applyChecked), so what
+    // the user saves always opens again; a refused edit leaves no step and says why.
+    connect(m_document, &Document::refused, this,
+            [this](const QString &problem) { Q_EMIT message(tr("Not done: %1.").arg(problem)); });
     connect(scene, &views::CanvasScene::moveRequested, this,
             [this, stack](const std::map<std::string, design::Position> &to) {
-                if (fitsLimitsAfter([&](design::Design &d) { placeAt(d, to); }))
-                    stack->push(new commands::MoveItemsCommand(m_document, to));
+                stack->push(new commands::MoveItemsCommand(m_document, to));
             });
     connect(scene, &views::CanvasScene::composeRequested, this,
             [this](const std::string &device, const std::string &host) { compose(device, host); });
@@ -164,82 +143,30 @@ std::string CanvasController::addPart(const QString &modelText, QPointF pos,
 {
     const catalog::Catalog &catalog = catalog::Catalog::builtin();
     const std::string model = modelText.toStdString();
-    const auto kind = catalog.kindOf(model);
-    const design::Design &current = m_document->design();
-    if (!kind || *kind == catalog::Kind::Link || *kind == catalog::Kind::Routing
-        || *kind == catalog::Kind::NvlinkBridge) {
-        Q_EMIT message(kind == catalog::Kind::NvlinkBridge
-                           ? tr("An NVLink bridge is a link: Shift+drag from one GPU to another.")
-                           : tr("%1 cannot be placed on the canvas.").arg(modelText));
+    const design::PlacedPart placed
+        = design::placePart(m_document->design(), catalog, model, {pos.x(), pos.y()}, target, slot);
+    if (!placed.problem.empty()) {
+        QString text = toQString(placed.problem);
+        text[0] = text[0].toUpper();
+        Q_EMIT message(text + QLatin1Char('.'));
         return {};
     }
-    const std::string id = design::uniqueId(current, prefixFor(*kind));
-    design::Design fragment;
-    const bool device = *kind == catalog::Kind::Gpu || *kind == catalog::Kind::Nvme
-                        || *kind == catalog::Kind::Nic;
-    const design::Chassis *chassis = current.findChassis(target);
-    const design::Host *host = current.host(target);
-    if (device && chassis) {
-        const catalog::Chassis *spec = catalog.chassis(chassis->model);
-        std::vector<bool> taken(spec ? std::size_t(spec->slots) : 0, false);
-        for (const design::Device &d : current.devices)
-            if (d.chassis == chassis->id && d.slot >= 0 && d.slot < int(taken.size()))
-                taken[std::size_t(d.slot)] = true;
-        if (slot < 0 || slot >= int(taken.size()) || taken[std::size_t(slot)]) {
-            const auto free = std::find(taken.begin(), taken.end(), false);
-            if (free == taken.end()) {
-                Q_EMIT message(tr("%1 has no free slot.").arg(toQString(chassis->id)));
-                return {};
-            }
-            slot = int(free - taken.begin());
-        }
-        fragment.devices.push_back({id, model, {}, chassis->id, slot});
-    } else if (device) {
-        fragment.devices.push_back({id, model, {}, {}, -1});
-        fragment.layout[id] = snappedPosition(pos);
-    } else if (*kind == catalog::Kind::Host) {
-        fragment.hosts.push_back({id, model, {}});
-        fragment.layout[id] = snappedPosition(pos);
-    } else if (*kind == catalog::Kind::Chassis) {
-        fragment.chassis.push_back({id, model, {}});
-        fragment.layout[id] = snappedPosition(pos);
-    } else {
-        fragment.switches.push_back({id, model, {}});
-        fragment.layout[id] = snappedPosition(pos);
-    }
-
-    if (device && host) {
-        // Dropped on a host: cable it to the host's first socket and compose it there.
-        design::Design with = current;
-        with.devices.push_back(fragment.devices.front());
-        const design::DesignIndex index(with);
-        const design::LinkChoice choice
-            = design::chooseLink(index, catalog, host->id + "/cpu0", id);
-        const design::Position hostAt
-            = current.layout.count(host->id) ? current.layout.at(host->id) : snappedPosition(pos);
-        fragment.layout[id] = {hostAt.x, hostAt.y + design::kHostBox.height + 60};
-        if (choice.ok())
-            fragment.links.push_back({host->id + "/cpu0", id, choice.kind, choice.count});
-    }
-    if (!fitsLimitsAfter([&](design::Design &d) {
-            design::appendItems(d, fragment);
-            if (device && host)
-                design::compose(d, id, host->id);
-        }))
-        return {};
-
     QUndoStack *stack = m_document->undoStack();
     const QString name = toQString(catalog.entry(model)->name);
-    if (device && host) {
-        stack->beginMacro(tr("Add %1 to %2").arg(name, toQString(host->id)));
-        stack->push(new commands::AddItemsCommand(m_document, fragment, tr("Add %1").arg(name)));
-        stack->push(new commands::ComposeCommand(m_document, id, host->id));
-        stack->endMacro();
+    const auto add
+        = new commands::AddItemsCommand(m_document, placed.fragment, tr("Add %1").arg(name));
+    if (!placed.composeTo.empty()) {
+        stack->beginMacro(tr("Add %1 to %2").arg(name, toQString(placed.composeTo)));
+        stack->push(add);
+        stack->push(new commands::ComposeCommand(m_document, placed.id, placed.composeTo));
+        endMacroDroppingEmpty(stack);
     } else {
-        stack->push(new commands::AddItemsCommand(m_document, fragment, tr("Add %1").arg(name)));
+        stack->push(add);
     }
-    m_scene->selectIds({id});
-    return id;
+    if (!design::hasItem(m_document->design(), placed.id))
+        return {}; // refused: the document said why
+    m_scene->selectIds({placed.id});
+    return placed.id;
 }
 
 void CanvasController::link(const std::string &from, const std::string &to)
@@ -252,28 +179,13 @@ void CanvasController::link(const std::string &from, const std::string &to)
                            .arg(toQString(from), toQString(to), toQString(choice.error)));
         return;
     }
-    const design::Link link{from, to, choice.kind, choice.count};
-    if (!fitsLimitsAfter([&](design::Design &d) { d.links.push_back(link); }))
-        return;
+    const design::Link link{from, to, choice.kind, choice.count, {}};
     m_document->undoStack()->push(new commands::AddLinkCommand(m_document, link));
 }
 
 void CanvasController::compose(const std::string &device, const std::string &host)
 {
-    if (!fitsLimitsAfter([&](design::Design &d) { design::compose(d, device, host); }))
-        return;
     m_document->undoStack()->push(new commands::ComposeCommand(m_document, device, host));
-}
-
-bool CanvasController::fitsLimitsAfter(const std::function<void(design::Design &)> &edit)
-{
-    design::Design next = m_document->design();
-    edit(next);
-    const std::string problem = design::limitProblem(next);
-    if (problem.empty())
-        return true;
-    Q_EMIT message(tr("Not done: %1.").arg(toQString(problem)));
-    return false;
 }
 
 void CanvasController::changeLinkKind(const QString &kindText, const std::string &linkId)
@@ -334,8 +246,6 @@ void CanvasController::paste()
     fragment = design::prepareForPaste(m_document->design(), std::move(fragment), 40, 40);
     const std::set<std::string> pasted = design::itemIds(fragment);
     const std::vector<std::string> ids(pasted.begin(), pasted.end());
-    if (!fitsLimitsAfter([&](design::Design &d) { design::appendItems(d, fragment); }))
-        return;
     m_document->undoStack()->push(new commands::AddItemsCommand(
         m_document, fragment, tr("Paste %n item(s)", nullptr, int(ids.size()))));
     m_scene->selectIds(ids);
@@ -365,10 +275,10 @@ bool CanvasController::groupSelection(const QString &name)
         Q_EMIT message(tr("There is already a system named %1.").arg(name));
         return false;
     }
-    if (!fitsLimitsAfter([&](design::Design &next) { design::groupSystem(next, system); }))
-        return false;
-    m_document->undoStack()->push(new commands::GroupSystemCommand(m_document, system));
-    return true;
+    QUndoStack *stack = m_document->undoStack();
+    const int before = stack->index();
+    stack->push(new commands::GroupSystemCommand(m_document, system));
+    return stack->index() != before; // a refused edit leaves no step
 }
 
 void CanvasController::tidyLayout()
@@ -376,8 +286,6 @@ void CanvasController::tidyLayout()
     const auto positions
         = design::autoLayout(m_document->design(), catalog::Catalog::builtin(), false);
     if (positions.empty())
-        return;
-    if (!fitsLimitsAfter([&](design::Design &d) { placeAt(d, positions); }))
         return;
     auto *command = new commands::MoveItemsCommand(m_document, positions);
     command->setText(tr("Tidy layout"));

@@ -56,9 +56,6 @@ Q_SIGNALS:
 private:
     void showInspector();
     void compose(const std::string &device, const std::string &host);
-    // Applies `edit` to a copy of the design and refuses it, with a message, when the result could
-    // not be saved and opened again (design::limitProblem): what the user saves must always load.
-    bool fitsLimitsAfter(const std::function<void(design::Design &)> &edit);
     void changeLinkKind(const QString &kind, const std::string &linkId);
 
     Document *m_document;

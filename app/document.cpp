@@ -94,4 +94,19 @@ bool Document::applyIf(const std::function<bool(design::Design &)> &edit, const 
     return true;
 }
 
+bool Document::applyChecked(const std::function<bool(design::Design &)> &edit,
+                            const std::function<void(design::Design &)> &revert,
+                            const Change &change)
+{
+    if (!edit(m_design))
+        return false;
+    if (const std::string problem = design::limitProblem(m_design); !problem.empty()) {
+        revert(m_design);
+        Q_EMIT refused(QString::fromStdString(problem));
+        return false;
+    }
+    Q_EMIT changed(change);
+    return true;
+}
+
 } // namespace clab

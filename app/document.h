@@ -72,10 +72,17 @@ public:
     // Like apply, for an edit that may find nothing to do: announces it only when it returns true
     // (an edit that returns false must leave the design untouched).
     bool applyIf(const std::function<bool(design::Design &)> &edit, const Change &change);
+    // For a command's redo, every one of them: applies an edit (false: nothing to do, the design
+    // untouched), then checks that the design can still be saved and opened again
+    // (design::limitProblem). When it cannot, `revert` undoes the edit, `refused` says why, and
+    // nothing is announced. Returns whether the edit stands. Undo needs no check: it goes back.
+    bool applyChecked(const std::function<bool(design::Design &)> &edit,
+                      const std::function<void(design::Design &)> &revert, const Change &change);
 
 Q_SIGNALS:
     void changed(const clab::Change &change);
     void fileChanged();
+    void refused(const QString &problem);
 
 private:
     design::Design m_design;

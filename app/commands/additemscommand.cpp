@@ -55,9 +55,17 @@ void AddItemsCommand::redo()
     }
     // Kept in the fragment, so that a redo brings the links back under the same ids.
     design::giveLinkIds(m_document->design(), m_fragment);
-    m_document->apply(
-        [this](design::Design &edited) { m_overwritten = design::appendItems(edited, m_fragment); },
+    const bool done = m_document->applyChecked(
+        [this](design::Design &edited) {
+            m_overwritten = design::appendItems(edited, m_fragment);
+            return true;
+        },
+        [this](design::Design &edited) {
+            design::removeAppended(edited, m_fragment, m_overwritten);
+        },
         change());
+    if (!done)
+        setObsolete(true);
 }
 
 void AddItemsCommand::undo()

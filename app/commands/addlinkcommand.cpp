@@ -24,8 +24,15 @@ void AddLinkCommand::redo()
     }
     if (m_link.id.empty())
         m_link.id = design::uniqueLinkId(current); // kept, so that a redo brings the same link
-    m_document->apply([this](design::Design &edited) { edited.links.push_back(m_link); },
-                      Change::of(Change::Links, {m_link.id}));
+    const bool done = m_document->applyChecked(
+        [this](design::Design &edited) {
+            edited.links.push_back(m_link);
+            return true;
+        },
+        [](design::Design &edited) { edited.links.pop_back(); },
+        Change::of(Change::Links, {m_link.id}));
+    if (!done)
+        setObsolete(true);
 }
 
 void AddLinkCommand::undo()

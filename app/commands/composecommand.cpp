@@ -17,10 +17,14 @@ ComposeCommand::ComposeCommand(Document *document, std::string deviceId, std::st
 
 void ComposeCommand::redo()
 {
-    m_document->applyIf(
+    m_document->applyChecked(
         [this](design::Design &edited) {
             m_done = design::compose(edited, m_deviceId, m_hostId);
             return m_done.has_value();
+        },
+        [this](design::Design &edited) {
+            design::undoCompose(edited, *m_done);
+            m_done.reset();
         },
         Change::of(Change::Composition | Change::Systems, {m_deviceId, m_hostId}));
     if (!m_done)

@@ -24,12 +24,19 @@ void EditLinkCommand::redo()
         setObsolete(true);
         return;
     }
-    m_document->apply(
-        [this](design::Design &edited) {
-            const int at = design::linkIndex(edited, m_link.id);
-            m_old = std::exchange(edited.links[std::size_t(at)], m_link);
+    const auto swap = [this](design::Design &edited) {
+        const int at = design::linkIndex(edited, m_link.id);
+        std::swap(edited.links[std::size_t(at)], m_old);
+    };
+    m_old = m_link;
+    const bool done = m_document->applyChecked(
+        [swap](design::Design &edited) {
+            swap(edited);
+            return true;
         },
-        Change::of(Change::Links, {m_link.id}));
+        swap, Change::of(Change::Links, {m_link.id}));
+    if (!done)
+        setObsolete(true);
 }
 
 void EditLinkCommand::undo()

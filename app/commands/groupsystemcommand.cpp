@@ -13,10 +13,14 @@ GroupSystemCommand::GroupSystemCommand(Document *document, design::System system
 
 void GroupSystemCommand::redo()
 {
-    m_document->applyIf(
+    m_document->applyChecked(
         [this](design::Design &edited) {
             m_released = design::groupSystem(edited, m_system);
             return m_released.has_value();
+        },
+        [this](design::Design &edited) {
+            design::ungroupSystem(edited, *m_released);
+            m_released.reset();
         },
         change());
     if (!m_released)

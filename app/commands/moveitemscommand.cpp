@@ -31,8 +31,14 @@ void MoveItemsCommand::redo()
         setObsolete(true);
         return;
     }
-    m_document->apply([this](design::Design &edited) { design::setPositions(edited, m_to); },
-                      change());
+    const bool done = m_document->applyChecked(
+        [this](design::Design &edited) {
+            design::setPositions(edited, m_to);
+            return true;
+        },
+        [this](design::Design &edited) { design::setPositions(edited, m_from); }, change());
+    if (!done)
+        setObsolete(true);
 }
 
 void MoveItemsCommand::undo()
@@ -63,7 +69,8 @@ bool MoveItemsCommand::sameIds(const MoveItemsCommand &other) const
 bool MoveItemsCommand::mergeWith(const QUndoCommand *other)
 {
     const auto *move = dynamic_cast<const MoveItemsCommand *>(other);
-    if (!move || move->m_document != m_document || !sameIds(*move))
+    // QUndoStack offers a refused move (obsolete after its redo) for merging too: it moved nothing.
+    if (!move || move->isObsolete() || move->m_document != m_document || !sameIds(*move))
         return false;
     m_to = move->m_to;
     setObsolete(m_to == m_from);

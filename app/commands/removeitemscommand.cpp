@@ -30,12 +30,18 @@ std::vector<std::string> RemoveItemsCommand::ids() const
 
 void RemoveItemsCommand::redo()
 {
-    m_document->applyIf(
+    const Change change
+        = Change::of(Change::Composition | Change::Links | Change::Systems | Change::Layout, ids());
+    m_document->applyChecked(
         [this](design::Design &edited) {
             m_removed = design::removeItems(edited, m_ids, m_links);
             return !m_removed.empty();
         },
-        Change::of(Change::Composition | Change::Links | Change::Systems | Change::Layout, ids()));
+        [this](design::Design &edited) {
+            design::restoreItems(edited, m_removed);
+            m_removed = {};
+        },
+        change);
     if (m_removed.empty())
         setObsolete(true);
 }

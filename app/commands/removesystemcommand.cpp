@@ -13,10 +13,14 @@ RemoveSystemCommand::RemoveSystemCommand(Document *document, std::string name)
 
 void RemoveSystemCommand::redo()
 {
-    m_document->applyIf(
+    m_document->applyChecked(
         [this](design::Design &edited) {
             m_removed = design::takeSystem(edited, m_name);
             return m_removed.has_value();
+        },
+        [this](design::Design &edited) {
+            design::putBackSystem(edited, *m_removed);
+            m_removed.reset();
         },
         Change::of(Change::Systems | Change::Composition, {m_name}));
     if (!m_removed)

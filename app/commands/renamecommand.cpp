@@ -16,7 +16,7 @@ RenameCommand::RenameCommand(Document *document, std::string id, std::string nam
 
 void RenameCommand::redo()
 {
-    const bool done = m_document->applyIf(
+    const bool done = m_document->applyChecked(
         [this](design::Design &edited) {
             std::optional<std::string> old = design::setItemName(edited, m_id, m_name);
             if (!old)
@@ -26,6 +26,7 @@ void RenameCommand::redo()
             m_old = std::move(*old);
             return true;
         },
+        [this](design::Design &edited) { design::setItemName(edited, m_id, m_old); },
         Change::of(Change::Names, {m_id}));
     if (!done)
         setObsolete(true);

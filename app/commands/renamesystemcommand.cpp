@@ -17,11 +17,13 @@ RenameSystemCommand::RenameSystemCommand(Document *document, std::string oldName
 
 void RenameSystemCommand::redo()
 {
-    if (!m_document->applyIf(
-            [this](design::Design &edited) {
-                return design::renameSystem(edited, m_oldName, m_newName);
-            },
-            Change::of(Change::Systems, {m_oldName, m_newName})))
+    const bool done = m_document->applyChecked(
+        [this](design::Design &edited) {
+            return design::renameSystem(edited, m_oldName, m_newName);
+        },
+        [this](design::Design &edited) { design::renameSystem(edited, m_newName, m_oldName); },
+        Change::of(Change::Systems, {m_oldName, m_newName}));
+    if (!done)
         setObsolete(true);
 }
 

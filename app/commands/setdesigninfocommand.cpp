@@ -22,7 +22,18 @@ void SetDesignInfoCommand::redo()
         setObsolete(true);
         return;
     }
-    swap();
+    const auto swap = [this](design::Design &edited) {
+        std::swap(edited.name, m_name);
+        std::swap(edited.description, m_description);
+    };
+    const bool done = m_document->applyChecked(
+        [swap](design::Design &edited) {
+            swap(edited);
+            return true;
+        },
+        swap, Change::of(Change::DesignInfo));
+    if (!done)
+        setObsolete(true);
 }
 
 void SetDesignInfoCommand::undo()

@@ -16,7 +16,7 @@ SetModelCommand::SetModelCommand(Document *document, std::string id, std::string
 
 void SetModelCommand::redo()
 {
-    const bool done = m_document->applyIf(
+    const bool done = m_document->applyChecked(
         [this](design::Design &edited) {
             std::optional<std::string> old = design::setItemModel(edited, m_id, m_model);
             if (!old)
@@ -26,6 +26,7 @@ void SetModelCommand::redo()
             m_old = std::move(*old);
             return true;
         },
+        [this](design::Design &edited) { design::setItemModel(edited, m_id, m_old); },
         Change::of(Change::Models, {m_id}));
     if (!done)
         setObsolete(true);

@@ -26,13 +26,14 @@ void SetSlotCommand::redo()
         setObsolete(true);
         return;
     }
-    const bool done = m_document->applyIf(
+    const bool done = m_document->applyChecked(
         [this](design::Design &edited) {
             std::optional<design::Placement> old = design::setPlacement(edited, m_deviceId, m_to);
             if (old)
                 m_from = std::move(*old);
             return old.has_value();
         },
+        [this](design::Design &edited) { design::setPlacement(edited, m_deviceId, m_from); },
         Change::of(Change::Composition, {m_deviceId}));
     if (!done)
         setObsolete(true);

@@ -149,6 +149,7 @@ private Q_SLOTS:
     void unknownTargetsDoNothing();
     void changesSayWhatChanged();
     void wholeDesignsChangeEverything();
+    void editsBeyondFileLimitsAreRefused();
 };
 
 void TestCommands::addItems()
@@ -692,6 +693,47 @@ void TestCommands::changesSayWhatChanged()
             QVERIFY2(ch.ids == c.expected.ids, c.name);
         }
     }
+}
+
+// Every command checks its own edit against the file limits, whoever pushes it: one that would
+// leave a design no reader opens again is taken back, says why, announces nothing and leaves no
+// step; the same command within the limits goes through.
+void TestCommands::editsBeyondFileLimitsAreRefused()
+{
+    Document doc;
+    doc.setDesign(seed());
+    QSignalSpy changed(&doc, &Document::changed);
+    QSignalSpy refused(&doc, &Document::refused);
+    doc.undoStack()->push(new MoveItemsCommand(&doc, {{"hostA", {2e9, 0}}}));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY2(refused[0][0].toString().contains(QStringLiteral("hostA would be placed outside")),
+             qPrintable(refused[0][0].toString()));
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(doc.undoStack()->count(), 0);
+    COMPARE_DESIGNS(doc.design(), seed());
+
+    Design far;
+    far.hosts.push_back({"hostE", "power9-ac922", {}});
+    far.layout["hostE"] = {0, -3e9};
+    doc.undoStack()->push(new AddItemsCommand(&doc, far, QStringLiteral("Add")));
+    QCOMPARE(refused.count(), 2);
+    QCOMPARE(doc.undoStack()->count(), 0);
+    COMPARE_DESIGNS(doc.design(), seed());
+
+    doc.undoStack()->push(new MoveItemsCommand(&doc, {{"hostA", {1e9, 0}}})); // the very edge
+    QCOMPARE(refused.count(), 2);
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.design().layout.at("hostA").x, 1e9);
+    // A drag that goes on past the edge: the refused move does not merge into the drag's step,
+    // so undo and redo still go between the start and the last accepted position.
+    doc.undoStack()->push(new MoveItemsCommand(&doc, {{"hostA", {2e9, 0}}}));
+    QCOMPARE(refused.count(), 3);
+    QCOMPARE(doc.undoStack()->count(), 1);
+    doc.undoStack()->undo();
+    COMPARE_DESIGNS(doc.design(), seed());
+    doc.undoStack()->redo();
+    QCOMPARE(doc.design().layout.at("hostA").x, 1e9);
+    QCOMPARE(refused.count(), 3);
 }
 
 // A design replaced as a whole (open, recover, a text edit) says everything changed, with no ids.

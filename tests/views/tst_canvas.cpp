@@ -329,6 +329,32 @@ void TestCanvas::editsStayWithinFileLimits()
              qPrintable(messages[1][0].toString()));
     QVERIFY(doc->design() == edited);
     QCOMPARE(doc->undoStack()->count(), 1);
+
+    // A GPU dropped on host A: added and cabled, but host A's system is full, so it stays in the
+    // pool (one step, and a message).
+    CanvasController *controller = m_window->controller();
+    const std::string added
+        = controller->addPart(QStringLiteral("A100-PCIe-40GB"), {0, 0}, "hostA", -1);
+    QVERIFY(doc->design().device(added)); // on the canvas, but not composed
+    QCOMPARE(messages.count(), 3);
+    QVERIFY(messages[2][0].toString().contains(QStringLiteral("too many devices")));
+    QCOMPARE(doc->undoStack()->count(), 2);
+    QCOMPARE(doc->design().devices.size(), edited.devices.size() + 1);
+    QCOMPARE(doc->design().systems[0].devices.size(), std::size_t(1000));
+    doc->undoStack()->undo();
+    QVERIFY(doc->design() == edited);
+
+    // Dropped on a host at the canvas' edge: the GPU would go under it, past 1e9. Neither the
+    // add nor the compose stands, and no empty step is left behind.
+    design::Design edge = doc->design();
+    edge.layout["hostC"] = {0, 1e9 - 10};
+    doc->setDesign(edge);
+    doc->undoStack()->clear();
+    QVERIFY(controller->addPart(QStringLiteral("A100-PCIe-40GB"), {0, 0}, "hostC", -1).empty());
+    QCOMPARE(messages.count(), 4);
+    QVERIFY(messages[3][0].toString().contains(QStringLiteral("outside the canvas")));
+    QCOMPARE(doc->undoStack()->count(), 0);
+    QVERIFY(doc->design() == edge);
 }
 
 void TestCanvas::paletteFilters()

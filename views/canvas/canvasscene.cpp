@@ -5,6 +5,7 @@
 #include "design/designindex.h"
 #include "design/edit.h"
 #include "design/linking.h"
+#include "design/placement.h"
 #include "views/common/qtext.h"
 
 #include <QGraphicsSceneDragDropEvent>
@@ -95,8 +96,7 @@ NodeLook makeLook(const QString &title, const QString &subtitle, const QString &
 
 double snapped(double v, bool snap)
 {
-    const double step = 2 * design::kGrid;
-    return snap ? std::round(v / step) * step : v;
+    return snap ? std::round(v / design::kSnapStep) * design::kSnapStep : v;
 }
 
 } // namespace
@@ -572,9 +572,8 @@ bool CanvasScene::finishDeviceDrop(NodeItem *device)
     }
     if (target && target->kind() == NodeKind::Chassis) {
         const int slot = target->slotAt(target->mapFromScene(centre));
-        bool taken = false, composed = false;
-        for (const design::Device &other : m_design.devices)
-            taken = taken || (other.chassis == targetId && other.slot == slot && other.id != d.id);
+        const bool taken = design::slotHolder(m_design, targetId, slot, d.id) != nullptr;
+        bool composed = false;
         for (const design::System &s : m_design.systems)
             composed = composed
                        || std::find(s.devices.begin(), s.devices.end(), d.id) != s.devices.end();
@@ -633,7 +632,7 @@ void CanvasScene::drawBackground(QPainter *painter, const QRectF &rect)
     if (!m_snap)
         return;
     // A dot grid at the snapping step, faint so it never competes with the items.
-    const double step = 2 * design::kGrid;
+    const double step = design::kSnapStep;
     QColor dot = pal.color(QPalette::Mid);
     dot.setAlphaF(0.5);
     painter->setPen(QPen(dot, 0));
