@@ -56,38 +56,12 @@ std::optional<int> gpuCount(const nlohmann::json &details, const nlohmann::json 
 
 StoreQuery::StoreQuery(const std::string &path)
     : m_path(path)
+    , m_connection(path, store::Connection::Open::ReadOnly)
+    , m_db(m_connection.get())
 {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw store::StoreError(path + ": no such experiment store");
-    store::checkDatabaseFile(path);
-    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
-        sqlite3_close(m_db);
-        throw store::StoreError(path + ": cannot open: " + message);
-    }
-    sqlite3_busy_timeout(m_db, 5000);
-    int version = 0;
-    try {
-        store::Statement s(m_db, "PRAGMA user_version", m_path);
-        version = s.step() ? int(s.integer(0)) : 0;
-    } catch (...) {
-        sqlite3_close(m_db);
-        throw;
-    }
-    if (version < 1 || version > store::currentSchemaVersion()) {
-        sqlite3_close(m_db);
-        throw store::StoreError(path
-                                + ": not an experiment store this build can read (schema version "
-                                + std::to_string(version) + ", expected 1 to "
-                                + std::to_string(store::currentSchemaVersion()) + ")");
-    }
 }
 
-StoreQuery::~StoreQuery()
-{
-    sqlite3_close(m_db);
-}
+StoreQuery::~StoreQuery() = default;
 
 std::vector<RunPoint> StoreQuery::runs(const Filter &filter)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "charts/builders.h"
+#include "store/sqlite.h"
 
 #include <cstdint>
 #include <memory>
@@ -39,6 +40,7 @@ public:
 
 private:
     std::string m_path;
+    store::Connection m_connection;
     sqlite3 *m_db = nullptr;
 };
 

@@ -13,40 +13,6 @@ namespace clab::store {
 
 namespace {
 
-// Opens an existing store of a schema this build knows; never creates a file.
-sqlite3 *openStore(const std::string &path, bool writable)
-{
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw StoreError(path + ": no such experiment store");
-    checkDatabaseFile(path);
-    sqlite3 *db = nullptr;
-    const int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
-    if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
-        const std::string message = db ? sqlite3_errmsg(db) : "out of memory";
-        sqlite3_close(db);
-        throw StoreError(path + ": cannot open: " + message);
-    }
-    sqlite3_busy_timeout(db, 5000);
-    int version = 0;
-    try {
-        Statement s(db, "PRAGMA user_version", path);
-        version = s.step() ? int(s.integer(0)) : 0;
-        if (version >= 1 && version <= currentSchemaVersion() && writable)
-            execute(db, "PRAGMA foreign_keys=ON", path);
-    } catch (...) {
-        sqlite3_close(db);
-        throw;
-    }
-    if (version < 1 || version > currentSchemaVersion()) {
-        sqlite3_close(db);
-        throw StoreError(path + ": not an experiment store this build can read (schema version "
-                         + std::to_string(version) + ", expected 1 to "
-                         + std::to_string(currentSchemaVersion()) + ")");
-    }
-    return db;
-}
-
 // A list of ids as one bound JSON array, read back with json_each: one prepared statement for any
 // number of ids, and no SQL text built from values.
 std::string idArray(const std::vector<std::int64_t> &ids)
@@ -148,45 +114,35 @@ class WriteSession
 {
 public:
     explicit WriteSession(const std::string &path)
-        : m_path(path)
-        , m_db(openStore(path, true))
+        : m_connection(path, Connection::Open::ReadWrite)
     {
-        try {
-            execute(m_db, "BEGIN IMMEDIATE", m_path);
-        } catch (...) {
-            sqlite3_close(m_db);
-            throw;
-        }
+        execute(db(), "BEGIN IMMEDIATE", path);
     }
     ~WriteSession()
     {
-        if (!sqlite3_get_autocommit(m_db))
-            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
-        sqlite3_close(m_db);
+        if (!sqlite3_get_autocommit(db()))
+            sqlite3_exec(db(), "ROLLBACK", nullptr, nullptr, nullptr);
     }
     WriteSession(const WriteSession &) = delete;
     WriteSession &operator=(const WriteSession &) = delete;
 
-    sqlite3 *db() const { return m_db; }
-    void commit() { execute(m_db, "COMMIT", m_path); }
+    sqlite3 *db() const { return m_connection.get(); }
+    void commit() { execute(db(), "COMMIT", m_connection.path()); }
 
 private:
-    std::string m_path;
-    sqlite3 *m_db;
+    Connection m_connection;
 };
 
 } // namespace
 
 RunQuery::RunQuery(const std::string &path)
     : m_path(path)
-    , m_db(openStore(path, false))
+    , m_connection(path, Connection::Open::ReadOnly)
+    , m_db(m_connection.get())
 {
 }
 
-RunQuery::~RunQuery()
-{
-    sqlite3_close(m_db);
-}
+RunQuery::~RunQuery() = default;
 
 std::vector<std::int64_t> RunQuery::ids(const RunFilter &filter, const RunSort &sort)
 {

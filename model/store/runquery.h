@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/sqlite.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -123,6 +125,7 @@ public:
 
 private:
     std::string m_path;
+    Connection m_connection;
     sqlite3 *m_db = nullptr;
 };
 

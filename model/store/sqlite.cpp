@@ -1,12 +1,58 @@
 #include "store/sqlite.h"
 
 #include "store/lockholders.h"
+#include "store/storeschema.h"
 
 #include <sqlite3.h>
 
 #include <cstring>
+#include <filesystem>
 
 namespace clab::store {
+
+Connection::Connection(const std::string &path, Open how)
+    : m_path(path)
+{
+    std::error_code ec;
+    if (how != Open::Create && !std::filesystem::is_regular_file(path, ec))
+        throw StoreError(path + ": no such experiment store");
+    checkDatabaseFile(path);
+    const int flags = how == Open::Create      ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                      : how == Open::ReadWrite ? SQLITE_OPEN_READWRITE
+                                               : SQLITE_OPEN_READONLY;
+    if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
+        const std::string message
+            = m_db ? failureMessage(m_db, path, "cannot open") : path + ": out of memory";
+        sqlite3_close(m_db);
+        throw StoreError(message);
+    }
+    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    if (how != Open::ReadOnly && how != Open::ReadWrite)
+        return;
+    try {
+        const int version = schemaVersion();
+        if (version < 1 || version > currentSchemaVersion())
+            throw StoreError(path + ": not an experiment store this build can read (schema version "
+                             + std::to_string(version) + ", expected 1 to "
+                             + std::to_string(currentSchemaVersion()) + ")");
+        if (how == Open::ReadWrite)
+            execute(m_db, "PRAGMA foreign_keys=ON", path);
+    } catch (...) {
+        sqlite3_close(m_db);
+        throw;
+    }
+}
+
+Connection::~Connection()
+{
+    sqlite3_close(m_db);
+}
+
+int Connection::schemaVersion() const
+{
+    Statement s(m_db, "PRAGMA user_version", m_path);
+    return s.step() ? int(s.integer(0)) : 0;
+}
 
 std::string failureMessage(sqlite3 *db, const std::string &dbPath, const std::string &doing)
 {

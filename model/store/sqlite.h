@@ -62,6 +62,31 @@ private:
     std::string m_dbPath;
 };
 
+// One connection to an SQLite file, closed with it: the one way the store is opened. Every
+// connection waits kBusyTimeoutMs for another one's write. Throws StoreError naming the file.
+class Connection
+{
+public:
+    enum class Open {
+        ReadOnly,    // an existing experiment store of a schema this build reads
+        ReadWrite,   // the same, to write in (foreign keys enforced)
+        Create,      // created when missing; the caller migrates its schema
+        AnyReadOnly, // an existing SQLite file; its schema is the caller's to check
+    };
+    Connection(const std::string &path, Open how);
+    ~Connection();
+    Connection(const Connection &) = delete;
+    Connection &operator=(const Connection &) = delete;
+
+    sqlite3 *get() const { return m_db; }
+    const std::string &path() const { return m_path; }
+    int schemaVersion() const; // PRAGMA user_version
+
+private:
+    std::string m_path;
+    sqlite3 *m_db = nullptr;
+};
+
 // Runs SQL without parameters (schema, pragmas, BEGIN/COMMIT); throws StoreError on failure.
 void execute(sqlite3 *db, const char *sql, const std::string &dbPath);
 

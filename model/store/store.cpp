@@ -26,26 +26,14 @@ std::string nowUtc()
 
 Store::Store(std::string path)
     : m_path(std::move(path))
+    , m_connection(m_path, Connection::Open::Create)
+    , m_db(m_connection.get())
 {
-    checkDatabaseFile(m_path);
-    if (sqlite3_open_v2(m_path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr)
-        != SQLITE_OK) {
-        const std::string message
-            = m_db ? failureMessage(m_db, m_path, "cannot open") : m_path + ": out of memory";
-        sqlite3_close(m_db);
-        throw StoreError(message);
-    }
-    try {
-        sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
-        migrate(m_db, m_path);
-        // Only now that the file is known to be ours: WAL with synchronous=NORMAL makes an import
-        // one fsync at commit instead of one per page, and stays crash-safe (SQLite docs, "wal").
-        execute(m_db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
-                m_path);
-    } catch (...) {
-        sqlite3_close(m_db);
-        throw;
-    }
+    migrate(m_db, m_path);
+    // Only now that the file is known to be ours: WAL with synchronous=NORMAL makes an import
+    // one fsync at commit instead of one per page, and stays crash-safe (SQLite docs, "wal").
+    execute(m_db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+            m_path);
 }
 
 Store::~Store()
@@ -56,13 +44,11 @@ Store::~Store()
     m_addSystem.reset();
     m_addRun.reset();
     m_addBandwidth.reset();
-    sqlite3_close(m_db);
 }
 
 int Store::schemaVersion() const
 {
-    Statement s(m_db, "PRAGMA user_version", m_path);
-    return s.step() ? int(s.integer(0)) : 0;
+    return m_connection.schemaVersion();
 }
 
 void Store::begin()

@@ -114,6 +114,7 @@ public:
 private:
     Statement &cached(std::unique_ptr<Statement> &slot, const char *sql);
     std::string m_path;
+    Connection m_connection; // closed after the statements below are finalised
     sqlite3 *m_db = nullptr;
     std::unique_ptr<Statement> m_findSource, m_addSource, m_findSystem, m_addSystem, m_addRun,
         m_addBandwidth;

@@ -36,28 +36,6 @@ std::vector<StudyShard> readStudies(sqlite3 *db, const std::string &path)
     return out;
 }
 
-// A read-only connection to an input of a merge, closed with it.
-struct ReadOnly
-{
-    sqlite3 *db = nullptr;
-    explicit ReadOnly(const std::string &path)
-    {
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(path, ec))
-            throw StoreError(path + ": no such experiment store");
-        checkDatabaseFile(path);
-        if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-            const std::string message = db ? sqlite3_errmsg(db) : "out of memory";
-            sqlite3_close(db);
-            throw StoreError(path + ": cannot open: " + message);
-        }
-        sqlite3_busy_timeout(db, kBusyTimeoutMs);
-    }
-    ~ReadOnly() { sqlite3_close(db); }
-    ReadOnly(const ReadOnly &) = delete;
-    ReadOnly &operator=(const ReadOnly &) = delete;
-};
-
 int versionOf(sqlite3 *db, const std::string &path)
 {
     try {
@@ -197,8 +175,8 @@ MergeCounts mergeStores(const std::string &out, const std::vector<std::string> &
     std::set<std::string> studyIds;
     std::string firstStudy; // "name (file)" of the first study seen, for the message
     auto check = [&](const std::string &path, bool isOutput) {
-        ReadOnly db(path);
-        const int v = versionOf(db.db, path);
+        const Connection db(path, Connection::Open::AnyReadOnly);
+        const int v = versionOf(db.get(), path);
         if (v != version && !(isOutput && v == 0))
             throw StoreError(path + ": schema version " + std::to_string(v) + ", but this build "
                              + "merges version " + std::to_string(version)
@@ -206,7 +184,7 @@ MergeCounts mergeStores(const std::string &out, const std::vector<std::string> &
                                "to upgrade it");
         if (v == 0)
             return;
-        for (const StudyShard &s : readStudies(db.db, path)) {
+        for (const StudyShard &s : readStudies(db.get(), path)) {
             if (studyIds.insert(s.sha256).second && studyIds.size() > 1)
                 throw StoreError(path + ": holds the study \"" + s.name + "\" (sha256 "
                                  + s.sha256.substr(0, 12) + "), but " + firstStudy
@@ -231,8 +209,8 @@ MergeCounts mergeStores(const std::string &out, const std::vector<std::string> &
     MergeCounts counts;
     Transaction t(store);
     for (const std::string &in : inputs) {
-        ReadOnly db(in);
-        copyInto(store, db.db, in, counts);
+        const Connection db(in, Connection::Open::AnyReadOnly);
+        copyInto(store, db.get(), in, counts);
         ++counts.inputs;
     }
     t.commit();
