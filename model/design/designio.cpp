@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_set>
 
 namespace clab::design {
 
@@ -70,7 +71,8 @@ Device readDevice(ObjectReader &r)
 Link readLink(ObjectReader &r)
 {
     Link l;
-    l.id = r.string("id", ""); // version 1 files have none: readDesign gives them one
+    if (r.has("id")) // version 1 files have none: readDesign gives them one
+        l.id = readId(r, "id");
     l.from = r.string("from");
     l.to = r.string("to");
     l.kind = r.string("kind");
@@ -94,8 +96,9 @@ void checkLinkIds(const std::vector<Link> &links, ObjectReader &root)
         if (!fresh) {
             ObjectReader link(root.optionalArray("links")->at(i),
                               childPointer(root.pointer("links"), i), root.file());
-            link.fail("id", "the link id \"" + links[i].id + "\" is already used by link "
-                                + std::to_string(it->second) + "; each link needs its own id");
+            link.fail("id", "the link id \"" + links[i].id + "\" is already used by the link at "
+                                + childPointer(root.pointer("links"), it->second)
+                                + "; each link needs its own id");
         }
     }
 }
@@ -224,6 +227,12 @@ std::string limitProblem(const Design &d)
     for (const auto &[id, at] : d.layout) {
         if (!(std::abs(at.x) <= limits::kMaxCoordinate && std::abs(at.y) <= limits::kMaxCoordinate))
             return id + " would be placed outside the canvas (positions run from -1e9 to 1e9)";
+    }
+    // The reader refuses two links with one id (edits and undo find links by id).
+    std::unordered_set<std::string_view> linkIds;
+    for (const Link &l : d.links) {
+        if (!l.id.empty() && !linkIds.insert(l.id).second)
+            return "two links would share the id " + l.id + " (each link needs its own)";
     }
     std::size_t pairs = 0;
     for (const System &s : d.systems) {

@@ -169,10 +169,13 @@ void giveLinkIds(const Design &design, Design &fragment)
     for (const Link &l : fragment.links)
         taken.insert(l.id);
     std::set<std::string> kept = linkIds(design);
+    long next = 1; // the search goes on from the last id handed out: a paste of n links is not n²
     for (Link &l : fragment.links) {
         // No id, one the design has, or one an earlier fragment link took: the first free one.
         if (l.id.empty() || !kept.insert(l.id).second) {
-            l.id = firstFreeId(taken, "link");
+            while (taken.contains("link" + std::to_string(next)))
+                ++next;
+            l.id = "link" + std::to_string(next++);
             taken.insert(l.id);
             kept.insert(l.id);
         }

@@ -61,7 +61,9 @@ const std::vector<BadDesign> &badDesigns()
         {"link_without_to.clab", "missing required key \"to\"", "/links/0"},
         {"link_from_empty.clab", "expected an endpoint", "/links/0/from"},
         {"link_count_zero.clab", "expected an integer of at least 1, found 0", "/links/0/count"},
-        {"link_id_twice.clab", "the link id \"link1\" is already used by link 0", "/links/1/id"},
+        {"link_id_twice.clab", "the link id \"link1\" is already used by the link at /links/0",
+         "/links/1/id"},
+        {"link_id_empty.clab", "expected a non-empty id", "/links/0/id"},
         // Systems.
         {"system_without_name.clab", "missing required key \"name\"", "/systems/0"},
         {"system_devices_not_strings.clab", "expected a string, found a number",

@@ -221,6 +221,17 @@ private Q_SLOTS:
         QVERIFY(contains(design::limitProblem(far), "h would be placed outside the canvas"));
         QVERIFY(contains(errorOf([&] { design::readDesign(design::writeDesign(far), "f.clab"); }),
                          "expected a canvas position"));
+
+        // Two links with one id (a design built in code): refused before saving, as on reading.
+        design::Design twice;
+        twice.links.push_back({"h/cpu0", "g0", "pcie4x16", 1, "link1"});
+        twice.links.push_back({"h/cpu0", "g1", "pcie4x16", 1, "link2"});
+        QVERIFY(design::limitProblem(twice).empty());
+        twice.links[1].id = "link1";
+        QVERIFY2(contains(design::limitProblem(twice), "two links would share the id link1"),
+                 design::limitProblem(twice).c_str());
+        QVERIFY(contains(errorOf([&] { design::readDesign(design::writeDesign(twice), "t.clab"); }),
+                         "already used by the link at /links/0"));
     }
 
     void numbersInDesigns_data()
