@@ -68,20 +68,19 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
     , m_view(view)
     , m_inspector(inspector)
 {
-    QUndoStack *stack = m_document->undoStack();
     // Every command checks its edit against the file limits (Document::applyChecked), so what
     // the user saves always opens again; a refused edit leaves no step and says why.
     connect(m_document, &Document::refused, this,
             [this](const QString &problem) { Q_EMIT message(tr("Not done: %1.").arg(problem)); });
     connect(scene, &views::CanvasScene::moveRequested, this,
-            [this, stack](const std::map<std::string, design::Position> &to) {
-                stack->push(new commands::MoveItemsCommand(m_document, to));
+            [this](const std::map<std::string, design::Position> &to) {
+                m_document->push(new commands::MoveItemsCommand(m_document, to));
             });
     connect(scene, &views::CanvasScene::composeRequested, this,
             [this](const std::string &device, const std::string &host) { compose(device, host); });
     connect(scene, &views::CanvasScene::slotRequested, this,
-            [stack, this](const std::string &device, const std::string &chassis, int slot) {
-                stack->push(new commands::SetSlotCommand(m_document, device, chassis, slot));
+            [this](const std::string &device, const std::string &chassis, int slot) {
+                m_document->push(new commands::SetSlotCommand(m_document, device, chassis, slot));
             });
     connect(scene, &views::CanvasScene::linkRequested, this, &CanvasController::link);
     connect(scene, &views::CanvasScene::partDropped, this,
@@ -97,34 +96,34 @@ CanvasController::CanvasController(Document *document, views::CanvasScene *scene
     });
 
     connect(inspector, &views::InspectorWidget::renameRequested, this,
-            [stack, this](const std::string &id, const std::string &name) {
-                stack->push(new commands::RenameCommand(m_document, id, name));
+            [this](const std::string &id, const std::string &name) {
+                m_document->push(new commands::RenameCommand(m_document, id, name));
             });
     connect(inspector, &views::InspectorWidget::modelRequested, this,
-            [stack, this](const std::string &id, const std::string &model) {
-                stack->push(new commands::SetModelCommand(m_document, id, model));
+            [this](const std::string &id, const std::string &model) {
+                m_document->push(new commands::SetModelCommand(m_document, id, model));
             });
     connect(inspector, &views::InspectorWidget::hostRequested, this,
             [this](const std::string &device, const std::string &host) { compose(device, host); });
     connect(inspector, &views::InspectorWidget::slotRequested, this,
-            [stack, this](const std::string &device, const std::string &chassis, int slot) {
-                stack->push(new commands::SetSlotCommand(m_document, device, chassis, slot));
+            [this](const std::string &device, const std::string &chassis, int slot) {
+                m_document->push(new commands::SetSlotCommand(m_document, device, chassis, slot));
             });
     connect(inspector, &views::InspectorWidget::linkEditRequested, this,
-            [stack, this](const design::Link &l) {
-                stack->push(new commands::EditLinkCommand(m_document, l));
+            [this](const design::Link &l) {
+                m_document->push(new commands::EditLinkCommand(m_document, l));
             });
     connect(inspector, &views::InspectorWidget::systemRenameRequested, this,
-            [stack, this](const std::string &from, const std::string &to) {
+            [this](const std::string &from, const std::string &to) {
                 if (m_document->design().system(to)) {
                     Q_EMIT message(tr("There is already a system named %1.").arg(toQString(to)));
                     return;
                 }
-                stack->push(new commands::RenameSystemCommand(m_document, from, to));
+                m_document->push(new commands::RenameSystemCommand(m_document, from, to));
             });
     connect(inspector, &views::InspectorWidget::designInfoRequested, this,
-            [stack, this](const std::string &name, const std::string &description) {
-                stack->push(new commands::SetDesignInfoCommand(m_document, name, description));
+            [this](const std::string &name, const std::string &description) {
+                m_document->push(new commands::SetDesignInfoCommand(m_document, name, description));
             });
     connect(palette, &views::PaletteWidget::partActivated, this, [this](const QString &model) {
         const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
@@ -156,12 +155,16 @@ std::string CanvasController::addPart(const QString &modelText, QPointF pos,
     const auto add
         = new commands::AddItemsCommand(m_document, placed.fragment, tr("Add %1").arg(name));
     if (!placed.composeTo.empty()) {
+        if (stack->canRedo() && !m_document->wouldStand(add)) {
+            delete add; // refused: the redo history stays (a macro would drop it)
+            return {};
+        }
         stack->beginMacro(tr("Add %1 to %2").arg(name, toQString(placed.composeTo)));
         stack->push(add);
         stack->push(new commands::ComposeCommand(m_document, placed.id, placed.composeTo));
         endMacroDroppingEmpty(stack);
-    } else {
-        stack->push(add);
+    } else if (!m_document->push(add)) {
+        return {};
     }
     if (!design::hasItem(m_document->design(), placed.id))
         return {}; // refused: the document said why
@@ -180,12 +183,12 @@ void CanvasController::link(const std::string &from, const std::string &to)
         return;
     }
     const design::Link link{from, to, choice.kind, choice.count, {}};
-    m_document->undoStack()->push(new commands::AddLinkCommand(m_document, link));
+    m_document->push(new commands::AddLinkCommand(m_document, link));
 }
 
 void CanvasController::compose(const std::string &device, const std::string &host)
 {
-    m_document->undoStack()->push(new commands::ComposeCommand(m_document, device, host));
+    m_document->push(new commands::ComposeCommand(m_document, device, host));
 }
 
 void CanvasController::changeLinkKind(const QString &kindText, const std::string &linkId)
@@ -203,7 +206,7 @@ void CanvasController::changeLinkKind(const QString &kindText, const std::string
     }
     design::Link l = *link;
     l.kind = wanted->id;
-    m_document->undoStack()->push(new commands::EditLinkCommand(m_document, l));
+    m_document->push(new commands::EditLinkCommand(m_document, l));
 }
 
 void CanvasController::deleteSelection()
@@ -212,7 +215,7 @@ void CanvasController::deleteSelection()
     const std::vector<std::string> links = m_scene->selectedLinks();
     if (ids.empty() && links.empty())
         return;
-    m_document->undoStack()->push(new commands::RemoveItemsCommand(m_document, ids, links));
+    m_document->push(new commands::RemoveItemsCommand(m_document, ids, links));
 }
 
 void CanvasController::copySelection()
@@ -246,9 +249,9 @@ void CanvasController::paste()
     fragment = design::prepareForPaste(m_document->design(), std::move(fragment), 40, 40);
     const std::set<std::string> pasted = design::itemIds(fragment);
     const std::vector<std::string> ids(pasted.begin(), pasted.end());
-    m_document->undoStack()->push(new commands::AddItemsCommand(
-        m_document, fragment, tr("Paste %n item(s)", nullptr, int(ids.size()))));
-    m_scene->selectIds(ids);
+    if (m_document->push(new commands::AddItemsCommand(
+            m_document, fragment, tr("Paste %n item(s)", nullptr, int(ids.size())))))
+        m_scene->selectIds(ids); // a refused paste keeps the selection
 }
 
 bool CanvasController::groupSelection(const QString &name)
@@ -275,10 +278,7 @@ bool CanvasController::groupSelection(const QString &name)
         Q_EMIT message(tr("There is already a system named %1.").arg(name));
         return false;
     }
-    QUndoStack *stack = m_document->undoStack();
-    const int before = stack->index();
-    stack->push(new commands::GroupSystemCommand(m_document, system));
-    return stack->index() != before; // a refused edit leaves no step
+    return m_document->push(new commands::GroupSystemCommand(m_document, system));
 }
 
 void CanvasController::tidyLayout()
@@ -289,7 +289,7 @@ void CanvasController::tidyLayout()
         return;
     auto *command = new commands::MoveItemsCommand(m_document, positions);
     command->setText(tr("Tidy layout"));
-    m_document->undoStack()->push(command);
+    m_document->push(command);
     m_view->fitAll();
 }
 

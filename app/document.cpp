@@ -83,14 +83,16 @@ void Document::setDesign(design::Design design)
 void Document::apply(const std::function<void(design::Design &)> &edit, const Change &change)
 {
     edit(m_design);
-    Q_EMIT changed(change);
+    if (!m_quiet)
+        announce(change);
 }
 
 bool Document::applyIf(const std::function<bool(design::Design &)> &edit, const Change &change)
 {
     if (!edit(m_design))
         return false;
-    Q_EMIT changed(change);
+    if (!m_quiet)
+        announce(change);
     return true;
 }
 
@@ -105,8 +107,37 @@ bool Document::applyChecked(const std::function<bool(design::Design &)> &edit,
         Q_EMIT refused(QString::fromStdString(problem));
         return false;
     }
-    Q_EMIT changed(change);
+    if (!m_quiet)
+        announce(change);
     return true;
+}
+
+bool Document::wouldStand(QUndoCommand *command)
+{
+    m_quiet = true;
+    command->redo();
+    const bool stood = !command->isObsolete();
+    if (stood)
+        command->undo();
+    m_quiet = false;
+    return stood;
+}
+
+void Document::announce(const Change &change)
+{
+    ++m_announced;
+    Q_EMIT changed(change);
+}
+
+bool Document::push(QUndoCommand *command)
+{
+    if (m_undoStack.canRedo() && !wouldStand(command)) {
+        delete command;
+        return false;
+    }
+    const unsigned long before = m_announced;
+    m_undoStack.push(command); // may delete it: a refusal, or a merge into the step before
+    return m_announced != before;
 }
 
 } // namespace clab

@@ -78,6 +78,15 @@ public:
     // nothing is announced. Returns whether the edit stands. Undo needs no check: it goes back.
     bool applyChecked(const std::function<bool(design::Design &)> &edit,
                       const std::function<void(design::Design &)> &revert, const Change &change);
+    // Pushes a command onto the undo stack; returns whether it stood (false: refused or nothing
+    // to do, and the stack is as it was). QUndoStack::push drops the redo history before it sees
+    // that a command came to nothing, so while there is redo history the command is first tried
+    // and taken back without announcing anything.
+    bool push(QUndoCommand *command);
+    // Runs a command and takes it back without announcing anything (a refusal is still said):
+    // whether it would stand. For a step made of several commands (a macro drops the redo
+    // history as soon as it begins).
+    bool wouldStand(QUndoCommand *command);
 
 Q_SIGNALS:
     void changed(const clab::Change &change);
@@ -89,6 +98,9 @@ private:
     QUndoStack m_undoStack;
     QString m_filePath;
     QString m_displayName;
+    bool m_quiet = false;          // a trial in push(): edits announce nothing
+    unsigned long m_announced = 0; // edits announced, so push() can tell whether one stood
+    void announce(const Change &change);
 };
 
 } // namespace clab

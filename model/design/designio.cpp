@@ -71,8 +71,11 @@ Device readDevice(ObjectReader &r)
 Link readLink(ObjectReader &r)
 {
     Link l;
-    if (r.has("id")) // version 1 files have none: readDesign gives them one
-        l.id = readId(r, "id");
+    if (r.has("id")) { // version 1 files have none: readDesign gives them one
+        l.id = r.string("id");
+        if (l.id.empty()) // a link id names no endpoint, so any other text will do
+            r.fail("id", "expected a non-empty id");
+    }
     l.from = r.string("from");
     l.to = r.string("to");
     l.kind = r.string("kind");

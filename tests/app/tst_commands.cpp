@@ -150,6 +150,7 @@ private Q_SLOTS:
     void changesSayWhatChanged();
     void wholeDesignsChangeEverything();
     void editsBeyondFileLimitsAreRefused();
+    void refusalsKeepTheRedoHistory();
 };
 
 void TestCommands::addItems()
@@ -734,6 +735,38 @@ void TestCommands::editsBeyondFileLimitsAreRefused()
     doc.undoStack()->redo();
     QCOMPARE(doc.design().layout.at("hostA").x, 1e9);
     QCOMPARE(refused.count(), 3);
+}
+
+// A command that comes to nothing (refused, or a no-op) leaves the stack as it was: QUndoStack
+// would drop the redo history, and with it the saved state, before seeing that.
+void TestCommands::refusalsKeepTheRedoHistory()
+{
+    Document doc;
+    doc.setDesign(seed());
+    QVERIFY(doc.push(new RenameCommand(&doc, "gpu7", "GPU seven")));
+    doc.undoStack()->setClean(); // saved with the new name
+    doc.undoStack()->undo();
+    QVERIFY(doc.undoStack()->canRedo());
+    QSignalSpy changed(&doc, &Document::changed);
+    QSignalSpy refused(&doc, &Document::refused);
+    QVERIFY(!doc.push(new MoveItemsCommand(&doc, {{"hostA", {2e9, 0}}})));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY(!doc.push(new RenameCommand(&doc, "pool", "Composable pool"))); // unchanged
+    QCOMPARE(changed.count(), 0); // the trials announce nothing
+    COMPARE_DESIGNS(doc.design(), seed());
+    QVERIFY(doc.undoStack()->canRedo());
+    doc.undoStack()->redo();
+    QVERIFY(doc.undoStack()->isClean());
+    QCOMPARE(doc.design().device("gpu7")->name, std::string("GPU seven"));
+    // A command that stands goes on the stack once, edited once as seen from outside.
+    doc.undoStack()->undo();
+    changed.clear();
+    QVERIFY(doc.push(new RenameCommand(&doc, "gpu7", "Seventh")));
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!doc.undoStack()->canRedo());
+    QCOMPARE(doc.undoStack()->count(), 1);
+    doc.undoStack()->undo();
+    COMPARE_DESIGNS(doc.design(), seed());
 }
 
 // A design replaced as a whole (open, recover, a text edit) says everything changed, with no ids.

@@ -232,6 +232,9 @@ private Q_SLOTS:
                  design::limitProblem(twice).c_str());
         QVERIFY(contains(errorOf([&] { design::readDesign(design::writeDesign(twice), "t.clab"); }),
                          "already used by the link at /links/0"));
+        twice.links[1].id = "h/cpu0 to g1"; // any text but none names a link
+        QCOMPARE(design::readDesign(design::writeDesign(twice), "t.clab").links[1].id,
+                 twice.links[1].id);
     }
 
     void numbersInDesigns_data()
