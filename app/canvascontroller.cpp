@@ -46,17 +46,6 @@ namespace {
 
 const char *kDesignMime = "application/x-composelab-design";
 
-// Ends a macro; when every command in it was refused (none stood), takes the empty step away.
-void endMacroDroppingEmpty(QUndoStack *stack)
-{
-    stack->endMacro();
-    const QUndoCommand *macro = stack->command(stack->index() - 1);
-    if (macro && macro->childCount() == 0) {
-        const_cast<QUndoCommand *>(macro)->setObsolete(true); // an obsolete undo is deleted
-        stack->undo();
-    }
-}
-
 } // namespace
 
 CanvasController::CanvasController(Document *document, views::CanvasScene *scene,
@@ -155,14 +144,14 @@ std::string CanvasController::addPart(const QString &modelText, QPointF pos,
     const auto add
         = new commands::AddItemsCommand(m_document, placed.fragment, tr("Add %1").arg(name));
     if (!placed.composeTo.empty()) {
-        if (stack->canRedo() && !m_document->wouldStand(add)) {
-            delete add; // refused: the redo history stays (a macro would drop it)
+        if (!m_document->wouldStand(add)) {
+            delete add; // refused: no step, and the redo history stays (a macro would drop it)
             return {};
         }
         stack->beginMacro(tr("Add %1 to %2").arg(name, toQString(placed.composeTo)));
         stack->push(add);
         stack->push(new commands::ComposeCommand(m_document, placed.id, placed.composeTo));
-        endMacroDroppingEmpty(stack);
+        stack->endMacro();
     } else if (!m_document->push(add)) {
         return {};
     }

@@ -87,15 +87,6 @@ void Document::apply(const std::function<void(design::Design &)> &edit, const Ch
         announce(change);
 }
 
-bool Document::applyIf(const std::function<bool(design::Design &)> &edit, const Change &change)
-{
-    if (!edit(m_design))
-        return false;
-    if (!m_quiet)
-        announce(change);
-    return true;
-}
-
 bool Document::applyChecked(const std::function<bool(design::Design &)> &edit,
                             const std::function<void(design::Design &)> &revert,
                             const Change &change)

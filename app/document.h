@@ -69,9 +69,6 @@ public:
     void setDesign(design::Design design);
     // Applies an edit in place and announces it (for commands only).
     void apply(const std::function<void(design::Design &)> &edit, const Change &change);
-    // Like apply, for an edit that may find nothing to do: announces it only when it returns true
-    // (an edit that returns false must leave the design untouched).
-    bool applyIf(const std::function<bool(design::Design &)> &edit, const Change &change);
     // For a command's redo, every one of them: applies an edit (false: nothing to do, the design
     // untouched), then checks that the design can still be saved and opened again
     // (design::limitProblem). When it cannot, `revert` undoes the edit, `refused` says why, and

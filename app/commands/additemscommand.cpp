@@ -4,6 +4,8 @@
 
 #include "design/edit.h"
 
+#include <set>
+
 namespace clab::commands {
 
 namespace {
@@ -19,17 +21,9 @@ bool isEmpty(const design::Design &d)
 Change AddItemsCommand::change() const
 {
     const design::Design &f = m_fragment;
-    Change c = Change::of(0);
-    auto add = [&c](const auto &parts) {
-        for (const auto &p : parts)
-            c.ids.push_back(p.id);
-        if (!parts.empty())
-            c.kinds |= Change::Composition;
-    };
-    add(f.hosts);
-    add(f.chassis);
-    add(f.switches);
-    add(f.devices);
+    const std::set<std::string> parts = design::itemIds(f);
+    Change c = Change::of(parts.empty() ? 0u : unsigned(Change::Composition),
+                          {parts.begin(), parts.end()});
     for (const design::Link &l : f.links)
         c.ids.push_back(l.id);
     for (const design::System &s : f.systems)

@@ -29,10 +29,8 @@ void RenameSystemCommand::redo()
 
 void RenameSystemCommand::undo()
 {
-    m_document->applyIf(
-        [this](design::Design &edited) {
-            return design::renameSystem(edited, m_newName, m_oldName);
-        },
+    m_document->apply(
+        [this](design::Design &edited) { design::renameSystem(edited, m_newName, m_oldName); },
         Change::of(Change::Systems, {m_oldName, m_newName}));
 }
 

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "design/edit.h"
 #include "commands/moveitemscommand.h"
 #include "commands/renamecommand.h"
 #include "commands/setdesigninfocommand.h"
@@ -141,14 +142,7 @@ void TestMainWindow::renameRedrawsOnlyItsItem()
         const design::Design &d = w.document()->design();
         views::CanvasScene full;
         full.setDesign(d, w.analysis().findings);
-        std::vector<std::string> ids;
-        for (const auto &h : d.hosts)
-            ids.push_back(h.id);
-        for (const auto &c : d.chassis)
-            ids.push_back(c.id);
-        for (const auto &dev : d.devices)
-            ids.push_back(dev.id);
-        for (const std::string &id : ids)
+        for (const std::string &id : design::itemIds(d))
             if (!(scene->node(id)->look() == full.node(id)->look()))
                 return false;
         return scene->design() == d;
