@@ -94,12 +94,12 @@ int chartCommand(const ChartOptions &options, std::ostream &out, std::ostream &e
         try {
             db = storeFor(options.db, err);
             charts::StoreQuery store(db);
-            charts::Filter filter;
+            store::RunFilter filter;
             filter.benchmark = options.benchmark;
             filter.system = options.system;
-            filter.which = options.measuredOnly    ? charts::Which::Measured
-                           : options.predictedOnly ? charts::Which::Predicted
-                                                   : charts::Which::All;
+            filter.kind = options.measuredOnly    ? store::RunKind::Measured
+                          : options.predictedOnly ? store::RunKind::Predicted
+                                                  : store::RunKind::All;
             chart = kind == charts::ChartKind::Scaling
                         ? charts::scalingChart(store.runs(filter), !options.linear)
                         : charts::chartFromStore(store, kind, filter);

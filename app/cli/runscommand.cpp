@@ -40,24 +40,24 @@ int runsCommand(const RunsOptions &options, std::ostream &out, std::ostream &err
                       : options.predicted ? store::RunKind::Predicted
                                           : store::RunKind::All;
         const std::vector<std::int64_t> ids = query.ids(filter);
-        const std::vector<store::RunRow> rows = query.rows(ids);
+        const std::vector<store::StoredRun> rows = query.rows(ids);
         if (options.json) {
             OrderedJson runs = OrderedJson::array();
-            for (const store::RunRow &r : rows)
+            for (const store::StoredRun &r : rows)
                 runs.push_back({{"system", validUtf8(r.system)},
-                                {"benchmark", validUtf8(r.benchmark)},
-                                {"metric", validUtf8(r.metric)},
-                                {"value", r.value},
-                                {"unit", validUtf8(r.unit)},
-                                {"measured", r.measured},
-                                {"source", validUtf8(r.source)}});
+                                {"benchmark", validUtf8(r.row.benchmark)},
+                                {"metric", validUtf8(r.row.metric)},
+                                {"value", r.row.value},
+                                {"unit", validUtf8(r.row.unit)},
+                                {"measured", r.row.measured != 0},
+                                {"source", validUtf8(r.sourcePath)}});
             out << OrderedJson{{"total", rows.size()}, {"runs", std::move(runs)}}.dump(2) << "\n";
             return 0;
         }
-        for (const store::RunRow &r : rows)
-            out << r.system << "\t" << r.benchmark << "\t" << r.metric << "\t" << number(r.value)
-                << " " << r.unit << "\t" << (r.measured ? "measured" : "predicted") << "\t"
-                << r.source << "\n";
+        for (const store::StoredRun &r : rows)
+            out << r.system << "\t" << r.row.benchmark << "\t" << r.row.metric << "\t"
+                << number(r.row.value) << " " << r.row.unit << "\t"
+                << (r.row.measured ? "measured" : "predicted") << "\t" << r.sourcePath << "\n";
         out << rows.size() << " run" << (rows.size() == 1 ? "" : "s") << " in " << db << "\n";
         if (rows.empty() && !options.benchmark.empty()) {
             std::string known;

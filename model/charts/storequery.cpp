@@ -38,20 +38,6 @@ nlohmann::json object(const std::string &text)
     return j.is_object() ? j : nlohmann::json::object();
 }
 
-// GPUs of a run: its details (gpus, gpu_count, accelerators: the throughput CSV stores gpu_count),
-// else the MLPerf system description (number_of_nodes x accelerators_per_node).
-std::optional<int> gpuCount(const nlohmann::json &details, const nlohmann::json &system)
-{
-    for (const char *key : {"gpus", "gpu_count", "accelerators"})
-        if (const auto v = jsonNumber(details, key); v && *v >= 1)
-            return int(std::lround(*v));
-    const auto nodes = jsonNumber(system, "number_of_nodes");
-    const auto perNode = jsonNumber(system, "accelerators_per_node");
-    if (nodes && perNode && *nodes * *perNode >= 1)
-        return int(std::lround(*nodes * *perNode));
-    return std::nullopt;
-}
-
 } // namespace
 
 StoreQuery::StoreQuery(const std::string &path)
@@ -63,42 +49,27 @@ StoreQuery::StoreQuery(const std::string &path)
 
 StoreQuery::~StoreQuery() = default;
 
-std::vector<RunPoint> StoreQuery::runs(const Filter &filter)
+std::vector<RunPoint> StoreQuery::runs(const store::RunFilter &filter)
 {
-    // instr() instead of LIKE: a system name may hold % or _, which LIKE would read as wildcards.
-    store::Statement s(m_db,
-                       "SELECT coalesce(y.name, ''), r.benchmark, r.metric, r.value, "
-                       "coalesce(r.unit, ''), r.measured, coalesce(r.details, ''), "
-                       "coalesce(y.description, ''), r.global_batch_size, "
-                       "coalesce(r.round, ''), coalesce(r.precision, '') "
-                       "FROM runs r LEFT JOIN systems y ON y.id = r.system_id "
-                       "WHERE r.metric IN ('time_to_train', 'score', 'throughput') "
-                       "AND (?1 = '' OR r.benchmark = ?1) "
-                       "AND (?2 = '' OR instr(lower(coalesce(y.name, '')), lower(?2)) > 0) "
-                       "AND (?3 < 0 OR r.measured = ?3) "
-                       // The selection travels as one bound JSON array, however long it is.
-                       "AND (?4 = '[]' OR r.id IN (SELECT value FROM json_each(?4))) "
-                       "ORDER BY r.id",
-                       m_path);
-    s.bind(1, filter.benchmark);
-    s.bind(2, filter.system);
-    s.bind(3, filter.which == Which::All ? -1 : filter.which == Which::Measured ? 1 : 0);
-    s.bind(4, nlohmann::json(filter.runIds).dump());
+    store::RunFilter charted = filter;
+    charted.metrics = {"time_to_train", "score", "throughput"};
     std::vector<RunPoint> out;
-    while (s.step()) {
+    for (const store::StoredRun &run : store::selectRuns(m_db, m_path, charted)) {
+        const store::StoredRunRow &row = run.row;
         RunPoint r;
-        r.system = s.text(0);
-        r.benchmark = s.text(1);
-        r.metric = s.text(2);
-        r.value = s.real(3);
-        r.unit = s.text(4);
-        r.measured = s.integer(5) != 0;
-        const nlohmann::json details = object(s.text(6));
-        r.gpus = gpuCount(details, object(s.text(7)));
-        if (!s.isNull(8) && s.integer(8) > 0 && s.integer(8) <= std::numeric_limits<int>::max())
-            r.globalBatch = int(s.integer(8));
-        r.round = s.text(9);
-        r.precision = s.text(10);
+        r.system = run.system;
+        r.benchmark = row.benchmark;
+        r.metric = row.metric;
+        r.value = row.value;
+        r.unit = row.unit;
+        r.measured = row.measured != 0;
+        r.gpus = run.gpus;
+        if (row.globalBatch && *row.globalBatch > 0
+            && *row.globalBatch <= std::numeric_limits<int>::max())
+            r.globalBatch = int(*row.globalBatch);
+        r.round = row.round.value_or("");
+        r.precision = row.precision.value_or("");
+        const nlohmann::json details = object(row.details.value_or(""));
         const auto c = jsonNumber(details, "compute_min");
         const auto m = jsonNumber(details, "communication_min");
         const auto i = jsonNumber(details, "input_min");
@@ -118,7 +89,7 @@ std::vector<RunPoint> StoreQuery::runs(const Filter &filter)
     return out;
 }
 
-std::vector<BandwidthPoint> StoreQuery::bandwidth(const Filter &filter)
+std::vector<BandwidthPoint> StoreQuery::bandwidth(const store::RunFilter &filter)
 {
     store::Statement s(m_db,
                        "SELECT coalesce(y.name, ''), b.tool, coalesce(b.test, ''), b.link, "
@@ -147,7 +118,7 @@ std::vector<BandwidthPoint> StoreQuery::bandwidth(const Filter &filter)
     return out;
 }
 
-ChartData chartFromStore(StoreQuery &store, ChartKind kind, const Filter &filter)
+ChartData chartFromStore(StoreQuery &store, ChartKind kind, const store::RunFilter &filter)
 {
     switch (kind) {
     case ChartKind::Ttt:
@@ -161,26 +132,26 @@ ChartData chartFromStore(StoreQuery &store, ChartKind kind, const Filter &filter
     case ChartKind::Collective:
         return collectiveChart(store.bandwidth(filter));
     case ChartKind::Breakdown: {
-        Filter predicted = filter;
-        predicted.which = Which::Predicted;
+        store::RunFilter predicted = filter;
+        predicted.kind = store::RunKind::Predicted;
         return breakdownChart(store.runs(predicted));
     }
     case ChartKind::Compare: {
-        Filter predicted = filter;
-        predicted.which = Which::Predicted;
+        store::RunFilter predicted = filter;
+        predicted.kind = store::RunKind::Predicted;
         return compareChart(store.runs(predicted));
     }
     case ChartKind::Pareto:
     case ChartKind::ParetoEnergy: {
-        Filter predicted = filter;
-        predicted.which = Which::Predicted;
+        store::RunFilter predicted = filter;
+        predicted.kind = store::RunKind::Predicted;
         return paretoChart(store.runs(predicted),
                            kind == ChartKind::Pareto ? ParetoAgainst::Cost : ParetoAgainst::Energy);
     }
     case ChartKind::Parity:
     case ChartKind::Error: {
-        Filter both = filter; // a prediction needs its measurement
-        both.which = Which::All;
+        store::RunFilter both = filter; // a prediction needs its measurement
+        both.kind = store::RunKind::All;
         return kind == ChartKind::Parity ? parityChart(store.runs(both))
                                          : errorChart(store.runs(both));
     }

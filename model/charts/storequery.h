@@ -1,6 +1,7 @@
 #pragma once
 
 #include "charts/builders.h"
+#include "store/runs.h"
 #include "store/sqlite.h"
 
 #include <cstdint>
@@ -11,16 +12,6 @@
 struct sqlite3;
 
 namespace clab::charts {
-
-enum class Which { All, Measured, Predicted };
-
-struct Filter
-{
-    std::string benchmark;            // exact benchmark name; empty: all
-    std::string system;               // substring of the system name; empty: all
-    Which which = Which::All;         // runs only: measured, predicted or both
-    std::vector<std::int64_t> runIds; // runs only: just these (e.g. the browser's selection)
-};
 
 // A read-only view of an experiment store for the charts. Opening refuses (store::StoreError) a
 // missing file, a file that is not SQLite, and a schema this build does not know; it never
@@ -33,10 +24,11 @@ public:
     StoreQuery(const StoreQuery &) = delete;
     StoreQuery &operator=(const StoreQuery &) = delete;
 
-    // time_to_train, score and throughput runs.
-    std::vector<RunPoint> runs(const Filter &filter);
-    // Bandwidth rows that have a GB/s value (Filter::which is ignored: all are measured).
-    std::vector<BandwidthPoint> bandwidth(const Filter &filter);
+    // The time_to_train, score and throughput runs that pass the filter (its metrics are ignored).
+    std::vector<RunPoint> runs(const store::RunFilter &filter);
+    // Bandwidth rows that have a GB/s value, of the systems the filter names (only its system
+    // counts: the rest says which runs).
+    std::vector<BandwidthPoint> bandwidth(const store::RunFilter &filter);
 
 private:
     std::string m_path;
@@ -46,6 +38,6 @@ private:
 
 // The chart of one kind from a store. Breakdown charts need predictions (breakdownChart), not a
 // store: asked for one, this returns an empty chart with a note.
-ChartData chartFromStore(StoreQuery &store, ChartKind kind, const Filter &filter);
+ChartData chartFromStore(StoreQuery &store, ChartKind kind, const store::RunFilter &filter);
 
 } // namespace clab::charts

@@ -323,7 +323,7 @@ MachineDesign designFromTopo(const TopoMatrix &t, const std::vector<std::string>
     auto addSwitch = [&](const std::string &upstream) {
         const std::string id = "plx" + std::to_string(switches++);
         d.switches.push_back({id, swModel, {}});
-        d.links.push_back({upstream, id, pcieKind(swGen, 16), 1});
+        d.links.push_back({upstream, id, pcieKind(swGen, 16), 1, {}});
         return id;
     };
     std::set<std::size_t> placed;
@@ -343,7 +343,7 @@ MachineDesign designFromTopo(const TopoMatrix &t, const std::vector<std::string>
             // Alone, or NICs that share only each other's bridge (a multi-port adapter's
             // functions): straight to the socket.
             for (std::size_t m : members)
-                d.links.push_back({cpu, ids[m], pcieKind(deviceGen(m), deviceLanes(m)), 1});
+                d.links.push_back({cpu, ids[m], pcieKind(deviceGen(m), deviceLanes(m)), 1, {}});
             if (members.size() > 1)
                 out.notes.push_back("NICs " + t.devices[members.front()]
                                     + "… share a bridge and no "
@@ -362,8 +362,11 @@ MachineDesign designFromTopo(const TopoMatrix &t, const std::vector<std::string>
             const std::string parent
                 = leafRoots.size() > 1 && group.size() > 1 ? addSwitch(upper) : upper;
             for (std::size_t m : group)
-                d.links.push_back(
-                    {parent, ids[m], pcieKind(std::min(deviceGen(m), swGen), deviceLanes(m)), 1});
+                d.links.push_back({parent,
+                                   ids[m],
+                                   pcieKind(std::min(deviceGen(m), swGen), deviceLanes(m)),
+                                   1,
+                                   {}});
         }
     }
 
@@ -382,8 +385,11 @@ MachineDesign designFromTopo(const TopoMatrix &t, const std::vector<std::string>
                                       "left out");
                 continue;
             }
-            d.links.push_back({ids[a], ids[b], "nvlink" + std::to_string(gpuOf[a]->nvlinkGen),
-                               std::min(count, design::kMaxLinkCount)});
+            d.links.push_back({ids[a],
+                               ids[b],
+                               "nvlink" + std::to_string(gpuOf[a]->nvlinkGen),
+                               std::min(count, design::kMaxLinkCount),
+                               {}}); // ids below
         }
     d.systems.push_back(std::move(sys));
     design::assignLinkIds(d);

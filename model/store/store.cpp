@@ -183,42 +183,9 @@ std::int64_t Store::count(Table table)
 
 std::vector<StoredRun> Store::runs(const std::string &benchmark)
 {
-    Statement s(
-        m_db,
-        "SELECT r.system_id, r.benchmark, r.metric, r.value, r.unit, r.global_batch_size, "
-        "r.precision, r.framework, r.round, r.date, r.measured, r.tags, r.details, r.place, "
-        "coalesce(y.name, ''), o.path, o.sha256, o.imported_at "
-        "FROM runs r JOIN sources o ON o.id = r.source_id "
-        "LEFT JOIN systems y ON y.id = r.system_id "
-        "WHERE ?1 = '' OR r.benchmark = ?1 ORDER BY r.id",
-        m_path);
-    s.bind(1, benchmark);
-    std::vector<StoredRun> out;
-    while (s.step()) {
-        StoredRun sr;
-        RunRecord &r = sr.run;
-        r.systemId = s.integer(0);
-        r.benchmark = s.text(1);
-        r.metric = s.text(2);
-        r.value = s.real(3);
-        r.unit = s.text(4);
-        if (!s.isNull(5))
-            r.globalBatch = s.integer(5);
-        r.precision = s.text(6);
-        r.framework = s.text(7);
-        r.round = s.text(8);
-        r.date = s.text(9);
-        r.measured = s.integer(10) != 0;
-        r.tags = s.text(11);
-        r.details = s.text(12);
-        r.place = s.text(13);
-        sr.system = s.text(14);
-        sr.sourcePath = s.text(15);
-        sr.sourceSha256 = s.text(16);
-        sr.importedAt = s.text(17);
-        out.push_back(std::move(sr));
-    }
-    return out;
+    RunFilter filter;
+    filter.benchmark = benchmark;
+    return selectRuns(m_db, m_path, filter);
 }
 
 std::vector<std::string> Store::systemNames()

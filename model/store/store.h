@@ -1,5 +1,6 @@
 #pragma once
 
+#include "store/runs.h"
 #include "store/sqlite.h"
 
 #include <cstdint>
@@ -27,24 +28,6 @@ struct SystemRecord
     std::string design;      // a ComposeLab design (JSON text) when there is one
 };
 
-struct RunRecord
-{
-    std::int64_t systemId = 0; // 0: no system
-    std::string benchmark;
-    std::string metric; // time_to_train, score, throughput, ...
-    double value = 0;
-    std::string unit; // min, images/s, ...
-    std::optional<std::int64_t> globalBatch;
-    std::string precision;
-    std::string framework;
-    std::string round;    // MLPerf round ("1.0") or empty
-    std::string date;     // ISO date or empty
-    bool measured = true; // false: a prediction
-    std::string tags;     // JSON array text, or empty
-    std::string details;  // JSON object text, or empty
-    std::string place;    // where in the source: "line 12", "result_3.txt line 240"
-};
-
 struct BandwidthRecord
 {
     std::int64_t systemId = 0;
@@ -59,15 +42,6 @@ struct BandwidthRecord
     std::string details;             // JSON object text, or empty
     std::string place;
     std::string system; // read back: the name of systemId's system ("" without one)
-};
-
-struct StoredRun
-{
-    RunRecord run;
-    std::string system;
-    std::string sourcePath;
-    std::string sourceSha256;
-    std::string importedAt;
 };
 
 enum class Table { Sources, Systems, Runs, Bandwidth };
@@ -105,7 +79,7 @@ public:
     std::int64_t addBandwidth(const BandwidthRecord &measurement, std::int64_t sourceId);
 
     std::int64_t count(Table table);
-    std::vector<StoredRun> runs(const std::string &benchmark = {});
+    std::vector<StoredRun> runs(const std::string &benchmark = {}); // all, in import order
     std::vector<std::string> systemNames();
     std::vector<BandwidthRecord> bandwidth(const std::string &tool = {});
     // Only the measurements stored as some system's (link tables, import --system).

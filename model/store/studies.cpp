@@ -84,36 +84,14 @@ void copyInto(Store &out, sqlite3 *in, const std::string &path, MergeCounts &cou
     auto system = [&](const Statement &q, int column) {
         return q.isNull(column) ? std::int64_t(0) : systemIds[q.integer(column)];
     };
-    {
-        Statement q(
-            in,
-            "SELECT source_id, system_id, benchmark, metric, value, unit, global_batch_size, "
-            "precision, framework, round, date, measured, tags, details, place FROM runs "
-            "ORDER BY id",
-            path);
-        while (q.step()) {
-            const std::int64_t source = mapped(q.integer(0));
-            if (!source)
-                continue;
-            RunRecord r;
-            r.systemId = system(q, 1);
-            r.benchmark = q.text(2);
-            r.metric = q.text(3);
-            r.value = q.real(4);
-            r.unit = q.text(5);
-            if (!q.isNull(6))
-                r.globalBatch = q.integer(6);
-            r.precision = q.text(7);
-            r.framework = q.text(8);
-            r.round = q.text(9);
-            r.date = q.text(10);
-            r.measured = q.integer(11) != 0;
-            r.tags = q.text(12);
-            r.details = q.text(13);
-            r.place = q.text(14);
-            out.addRun(r, source);
-            ++counts.runs;
-        }
+    for (const StoredRun &run : selectRuns(in, path, {})) {
+        const std::int64_t source = mapped(run.row.sourceId);
+        if (!source)
+            continue;
+        RunRecord r = run.run();
+        r.systemId = run.row.systemId ? systemIds[*run.row.systemId] : 0;
+        out.addRun(r, source);
+        ++counts.runs;
     }
     {
         Statement q(in,

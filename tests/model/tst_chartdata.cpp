@@ -145,7 +145,7 @@ void TestChartData::tttFoldsManyPairs()
 void TestChartData::filters()
 {
     StoreQuery q(m_db);
-    Filter f;
+    store::RunFilter f;
     f.system = "rack a"; // a case-insensitive substring
     ChartData c = chartFromStore(q, ChartKind::Ttt, f);
     QCOMPARE(c.categories, std::vector<std::string>{"Rack A / resnet"});
@@ -153,7 +153,7 @@ void TestChartData::filters()
     f.benchmark = "bert";
     QCOMPARE(chartFromStore(q, ChartKind::Ttt, f).categories.size(), std::size_t(1));
     f = {};
-    f.which = Which::Predicted;
+    f.kind = store::RunKind::Predicted;
     c = chartFromStore(q, ChartKind::Ttt, f);
     QCOMPARE(c.categories.size(), std::size_t(2));
     QVERIFY(std::isnan(c.series[0].values[0]));
@@ -167,7 +167,7 @@ void TestChartData::filters()
 void TestChartData::scalingIdealLine()
 {
     StoreQuery q(m_db);
-    Filter f;
+    store::RunFilter f;
     f.benchmark = "resnet";
     const ChartData c = scalingChart(q.runs(f));
     QCOMPARE(c.x.label, std::string("GPUs"));
@@ -255,7 +255,7 @@ void TestChartData::csvExport()
                          "Rack B / bert,50,\n"
                          "Rack B / resnet,20,17\n"
                          "Rack A / resnet,32,33.6\n"));
-    Filter f;
+    store::RunFilter f;
     f.benchmark = "resnet";
     QCOMPARE(toCsv(scalingChart(q.runs(f))),
              std::string("series,kind,GPUs,time to train (min)\n"

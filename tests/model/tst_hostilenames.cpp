@@ -113,15 +113,15 @@ private Q_SLOTS:
         const auto runs = s.runs();
         QCOMPARE(runs.size(), std::size_t(2));
         QCOMPARE(bytes(runs[0].system), bytes(system));
-        QCOMPARE(bytes(runs[0].run.benchmark), bytes(kUnicode + kSql));
-        QCOMPARE(bytes(Json::parse(runs[0].run.details)["notes"].get<std::string>()),
+        QCOMPARE(bytes(runs[0].run().benchmark), bytes(kUnicode + kSql));
+        QCOMPARE(bytes(Json::parse(runs[0].run().details)["notes"].get<std::string>()),
                  bytes(kControl));
-        const Json tags = Json::parse(runs[0].run.tags);
+        const Json tags = Json::parse(runs[0].run().tags);
         // Split at ';' as documented: "'", " DROP TABLE runs", " --", then the quotes.
         QCOMPARE(tags.size(), std::size_t(4));
         QCOMPARE(bytes(tags[1].get<std::string>()), bytes(" DROP TABLE runs"));
         QCOMPARE(bytes(tags[3].get<std::string>()), bytes(kQuotes));
-        QCOMPARE(runs[1].run.systemId, runs[0].run.systemId);
+        QCOMPARE(runs[1].run().systemId, runs[0].run().systemId);
         QCOMPARE(s.systemNames().size(), std::size_t(1));
         // Looking a run up by a hostile benchmark name finds it, and nothing was executed: every
         // table is there and the store imports more.

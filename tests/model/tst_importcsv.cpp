@@ -41,13 +41,13 @@ private Q_SLOTS:
         QCOMPARE(runs.size(), std::size_t(3));
         // Quotes and an SQL comment in a name are data, stored and read back verbatim.
         QCOMPARE(runs[0].system, std::string("rack \"A\" o'brien'); DROP TABLE runs; --"));
-        QCOMPARE(runs[0].run.tags, std::string("[\"lab\",\"pcie\"]"));
-        QCOMPARE(Json::parse(runs[0].run.details)["notes"].get<std::string>(),
+        QCOMPARE(runs[0].run().tags, std::string("[\"lab\",\"pcie\"]"));
+        QCOMPARE(Json::parse(runs[0].run().details)["notes"].get<std::string>(),
                  std::string("first try, cold cache"));
-        QCOMPARE(runs[0].run.place, std::string("line 2"));
-        QCOMPARE(runs[1].run.unit, std::string("min"));
-        QCOMPARE(runs[1].run.measured, false);
-        QCOMPARE(runs[2].run.value, 23512.5);
+        QCOMPARE(runs[0].run().place, std::string("line 2"));
+        QCOMPARE(runs[1].run().unit, std::string("min"));
+        QCOMPARE(runs[1].run().measured, false);
+        QCOMPARE(runs[2].run().value, 23512.5);
         QCOMPARE(s.count(Table::Systems), 2);
     }
 
@@ -97,13 +97,13 @@ private Q_SLOTS:
         const auto runs = s.runs();
         if (kind == QStringLiteral("mlperf_csv")) {
             // First data row: v0.6 Fujitsu abci_2048xV100_mxnet resnet, 1.174 min.
-            QCOMPARE(runs[0].run.value, 1.174);
+            QCOMPARE(runs[0].run().value, 1.174);
             QCOMPARE(runs[0].system, std::string("abci_2048xV100_mxnet"));
-            QCOMPARE(runs[0].run.round, std::string("0.6"));
+            QCOMPARE(runs[0].run().round, std::string("0.6"));
         } else {
             // DeepLearningExamples give the per-GPU batch: 8 GPUs × 256 = 2048 global.
-            QCOMPARE(runs[2].run.value, 7248.0);
-            QCOMPARE(runs[2].run.globalBatch.value_or(0), 2048);
+            QCOMPARE(runs[2].run().value, 7248.0);
+            QCOMPARE(runs[2].run().globalBatch.value_or(0), 2048);
         }
         // Re-import: nothing new.
         importPaths(s, {path});

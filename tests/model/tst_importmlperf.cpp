@@ -87,10 +87,10 @@ private Q_SLOTS:
 
         const auto runs = s.runs("resnet");
         QCOMPARE(runs.size(), std::size_t(5)); // four runs and the score
-        QCOMPARE(runs[0].run.globalBatch.value_or(0), 3264);
+        QCOMPARE(runs[0].run().globalBatch.value_or(0), 3264);
         QCOMPARE(runs[0].system, std::string("box_8xA100"));
-        QCOMPARE(runs[0].run.framework, std::string("MXNet NVIDIA Release 22.04"));
-        const Json details = Json::parse(runs[0].run.details);
+        QCOMPARE(runs[0].run().framework, std::string("MXNet NVIDIA Release 22.04"));
+        const Json details = Json::parse(runs[0].run().details);
         QCOMPARE(details["epochs"].get<int>(), 32);
         QCOMPARE(details["throughput_lines"].get<int>(), 4);
         QCOMPARE(runs[0].sourceSha256.size(), std::size_t(64));

@@ -31,13 +31,13 @@ private Q_SLOTS:
         const auto stored = s.runs("resnet");
         QCOMPARE(stored.size(), std::size_t(2));
         for (const StoredRun &r : stored) {
-            QVERIFY(!r.run.measured);
+            QVERIFY(!r.run().measured);
             QCOMPARE(r.system, std::string("A: 4 GPUs"));
             QCOMPARE(r.sourcePath, std::string("seed.clab"));
-            QCOMPARE(r.run.globalBatch.value_or(0), std::int64_t(1632));
+            QCOMPARE(r.run().globalBatch.value_or(0), std::int64_t(1632));
         }
         const bool hasTtt = std::any_of(stored.begin(), stored.end(), [](const StoredRun &r) {
-            return r.run.metric == "time_to_train" && r.run.value == 67.7 && r.run.unit == "min";
+            return r.run().metric == "time_to_train" && r.run().value == 67.7 && r.run().unit == "min";
         });
         QVERIFY(hasTtt);
 

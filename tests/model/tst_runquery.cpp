@@ -27,7 +27,7 @@ const char *const csv
 std::vector<std::string> systemsOf(RunQuery &q, const std::vector<std::int64_t> &ids)
 {
     std::vector<std::string> out;
-    for (const RunRow &r : q.rows(ids))
+    for (const StoredRun &r : q.rows(ids))
         out.push_back(r.system);
     return out;
 }
@@ -44,6 +44,7 @@ private Q_SLOTS:
     void init();
     void filters_data();
     void filters();
+    void metricsAndIds();
     void sorts_data();
     void sorts();
     void rowsKeepOrder();
@@ -133,13 +134,37 @@ void TestRunQuery::filters()
     RunQuery q(m_db);
     const std::vector<std::int64_t> all = q.ids({});
     QCOMPARE(all.size(), std::size_t(5));
-    RunFilter f{benchmark.toStdString(), system.toStdString(), gpus,
-                source.toStdString(),    RunKind(kind),        search.toStdString()};
+    RunFilter f;
+    f.benchmark = benchmark.toStdString();
+    f.system = system.toStdString();
+    f.gpus = gpus;
+    f.source = source.toStdString();
+    f.kind = RunKind(kind);
+    f.search = search.toStdString();
     std::vector<std::int64_t> want;
     for (int i = 0; i < 5; ++i)
         if (expected & (1 << i))
             want.push_back(all[std::size_t(i)]);
     QCOMPARE(q.ids(f), want);
+}
+
+void TestRunQuery::metricsAndIds()
+{
+    RunQuery q(m_db);
+    const std::vector<std::int64_t> all = q.ids({});
+    RunFilter f;
+    f.metrics = {"throughput", "score"};
+    QCOMPARE(q.ids(f), (std::vector<std::int64_t>{all[3], all[4]}));
+    f = {};
+    f.ids = std::vector<std::int64_t>{all[4], all[1], 999};
+    QCOMPARE(q.ids(f), (std::vector<std::int64_t>{all[1], all[4]})); // in the sort's order
+    f.benchmark = "bert";
+    QCOMPARE(q.ids(f), std::vector<std::int64_t>{all[1]}); // and the other fields too
+    f = {};
+    f.ids = std::vector<std::int64_t>{}; // an empty selection is none, not all
+    QVERIFY(q.ids(f).empty());
+    QVERIFY(q.rows({}).empty());
+    QVERIFY(q.stored({}).empty());
 }
 
 void TestRunQuery::sorts_data()
@@ -179,14 +204,16 @@ void TestRunQuery::rowsKeepOrder()
     std::vector<std::int64_t> ids = q.ids({});
     std::reverse(ids.begin(), ids.end());
     ids.push_back(999); // not in the store: left out
-    const std::vector<RunRow> rows = q.rows(ids);
+    const std::vector<StoredRun> rows = q.rows(ids);
     QCOMPARE(rows.size(), std::size_t(5));
     QCOMPARE(rows.front().system, std::string());
-    QCOMPARE(rows.front().benchmark, std::string("ssd"));
-    QCOMPARE(rows.front().unit, std::string("min"));
-    QVERIFY(!rows.front().measured);
-    const RunRow &a = rows.back();
-    QCOMPARE(a.system, std::string("A100 x8"));
+    QCOMPARE(rows.front().row.benchmark, std::string("ssd"));
+    QCOMPARE(rows.front().row.unit, std::string("min"));
+    QVERIFY(!rows.front().row.measured);
+    QCOMPARE(rows.back().system, std::string("A100 x8"));
+    QCOMPARE(rows.back().gpus, std::optional<int>(8)); // "8", a CSV's text
+    QVERIFY(!rows.front().gpus);
+    const RunRecord a = rows.back().run();
     QCOMPARE(a.value, 30.5);
     QCOMPARE(a.globalBatch, std::optional<std::int64_t>(256));
     QCOMPARE(a.precision, std::string("fp16"));
@@ -200,15 +227,15 @@ void TestRunQuery::rowsKeepOrder()
 void TestRunQuery::provenance()
 {
     RunQuery q(m_db);
-    const auto p = q.provenance(q.ids({})[1]);
+    const auto p = q.run(q.ids({})[1]);
     QVERIFY(p);
     QCOMPARE(p->sourcePath, m_csv);
-    QCOMPARE(p->place, std::string("line 3"));
-    QCOMPARE(p->kind, std::string("generic_csv"));
-    QCOMPARE(p->sha256.size(), std::size_t(64));
+    QCOMPARE(p->row.place, std::optional<std::string>("line 3"));
+    QCOMPARE(p->sourceKind, std::string("generic_csv"));
+    QCOMPARE(p->sourceSha256.size(), std::size_t(64));
     QVERIFY(!p->importedAt.empty());
-    QCOMPARE(p->details, std::string(R"({"gpus":"8"})"));
-    QVERIFY(!q.provenance(999));
+    QCOMPARE(p->row.details, std::optional<std::string>(R"({"gpus":"8"})"));
+    QVERIFY(!q.run(999));
 }
 
 void TestRunQuery::deleteThenRestoreIsExact()

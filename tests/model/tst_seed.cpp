@@ -34,8 +34,8 @@ private Q_SLOTS:
         // Every row says where it comes from.
         for (const StoredRun &r : s.runs()) {
             const auto details
-                = nlohmann::json::parse(r.run.details.empty() ? "{}" : r.run.details);
-            QVERIFY2(details.contains("source_url"), r.run.place.c_str());
+                = nlohmann::json::parse(r.run().details.empty() ? "{}" : r.run().details);
+            QVERIFY2(details.contains("source_url"), r.run().place.c_str());
         }
         for (const BandwidthRecord &b : s.bandwidth()) {
             const auto details = nlohmann::json::parse(b.details);

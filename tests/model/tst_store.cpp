@@ -168,7 +168,7 @@ private Q_SLOTS:
         QCOMPARE(runs.size(), std::size_t(1));
         QCOMPARE(runs[0].system, hostile);
         QCOMPARE(runs[0].sourcePath, hostile);
-        QCOMPARE(runs[0].run.globalBatch.value_or(0), 64);
+        QCOMPARE(runs[0].run().globalBatch.value_or(0), 64);
     }
 
     void transactionRollsBack()

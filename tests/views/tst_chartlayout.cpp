@@ -195,7 +195,7 @@ void TestChartLayout::everyKindStaysApart()
     QFETCH(int, width);
     QFETCH(double, textScale);
     StoreQuery q(m_db);
-    const ChartData data = chartFromStore(q, ChartKind(kind), Filter{});
+    const ChartData data = chartFromStore(q, ChartKind(kind), store::RunFilter{});
     QVERIFY2(!data.empty(), chartKindName(ChartKind(kind)));
     views::ChartWidget w;
     w.setTextScale(textScale);

@@ -152,7 +152,7 @@ void TestCharts::manySeriesLegendBesideThePlot()
 ChartData TestCharts::chart(ChartKind kind)
 {
     StoreQuery q(m_db);
-    Filter f;
+    store::RunFilter f;
     if (kind == ChartKind::Scaling)
         f.benchmark = "resnet";
     return chartFromStore(q, kind, f);

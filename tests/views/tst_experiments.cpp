@@ -199,7 +199,7 @@ void TestExperiments::provenanceOfSelection()
     QVERIFY2(text.contains(QStringLiteral("Place: line 4")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("generic_csv")), qPrintable(text));
     store::RunQuery q(db.toStdString());
-    QVERIFY(text.contains(QString::fromStdString(q.provenance(ids[0])->sha256)));
+    QVERIFY(text.contains(QString::fromStdString(q.run(ids[0])->sourceSha256)));
 
     view.table()->clearSelection();
     QVERIFY(selected.last().at(0).value<std::vector<std::int64_t>>().empty());

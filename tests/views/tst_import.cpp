@@ -126,7 +126,7 @@ void TestImport::savesPredictionsOnce()
     store::Store s(w.storePath().toStdString());
     QCOMPARE(s.count(store::Table::Runs), std::int64_t(16));
     for (const store::StoredRun &r : s.runs("resnet"))
-        QVERIFY(!r.run.measured);
+        QVERIFY(!r.run().measured);
 }
 
 QTEST_MAIN(TestImport)

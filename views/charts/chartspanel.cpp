@@ -82,8 +82,9 @@ void ChartsPanel::reload()
     } else {
         try {
             charts::StoreQuery query(m_storePath.toStdString());
-            charts::Filter filter;
-            filter.runIds = m_runIds;
+            store::RunFilter filter;
+            if (!m_runIds.empty())
+                filter.ids = m_runIds;
             chartData = charts::chartFromStore(query, chartData.kind, filter);
             m_message->setText(m_runIds.empty()
                                    ? tr("All runs of the store; select runs in Experiments to "

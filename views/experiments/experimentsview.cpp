@@ -303,9 +303,9 @@ void ExperimentsView::showProvenance(std::int64_t id)
         m_provenance->clear();
         return;
     }
-    std::optional<store::RunProvenance> p;
+    std::optional<store::StoredRun> p;
     try {
-        p = m_model->query()->provenance(id);
+        p = m_model->query()->run(id);
     } catch (const store::StoreError &e) {
         showError(QString::fromStdString(e.what()));
     }
@@ -313,16 +313,17 @@ void ExperimentsView::showProvenance(std::int64_t id)
         m_provenance->clear();
         return;
     }
+    const store::RunRecord run = p->run();
     QStringList lines;
     lines << tr("Source file: %1").arg(toQString(p->sourcePath))
-          << tr("Place: %1").arg(p->place.empty() ? tr("(not recorded)") : toQString(p->place))
-          << tr("SHA-256: %1").arg(toQString(p->sha256))
-          << tr("Imported: %1 (as %2)").arg(toQString(p->importedAt), toQString(p->kind));
-    if (!p->tags.empty())
-        lines << tr("Tags: %1").arg(toQString(p->tags));
-    if (!p->details.empty())
-        lines << tr("Details: %1").arg(toQString(p->details));
-    lines << tr("Run id: %1").arg(p->id);
+          << tr("Place: %1").arg(run.place.empty() ? tr("(not recorded)") : toQString(run.place))
+          << tr("SHA-256: %1").arg(toQString(p->sourceSha256))
+          << tr("Imported: %1 (as %2)").arg(toQString(p->importedAt), toQString(p->sourceKind));
+    if (!run.tags.empty())
+        lines << tr("Tags: %1").arg(toQString(run.tags));
+    if (!run.details.empty())
+        lines << tr("Details: %1").arg(toQString(run.details));
+    lines << tr("Run id: %1").arg(p->row.id);
     m_provenance->setPlainText(lines.join(QLatin1Char('\n')));
 }
 

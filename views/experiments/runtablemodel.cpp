@@ -102,7 +102,7 @@ int RunTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-const store::RunRow *RunTableModel::row(int row) const
+const store::StoredRun *RunTableModel::row(int row) const
 {
     if (!m_query || row < 0 || std::size_t(row) >= m_ids.size())
         return nullptr;
@@ -115,23 +115,23 @@ const store::RunRow *RunTableModel::row(int row) const
         const auto last
             = m_ids.begin()
               + std::ptrdiff_t(std::min(m_ids.size(), std::size_t(block + 1) * blockSize));
-        std::vector<store::RunRow> rows;
+        std::vector<store::StoredRun> rows;
         try {
             rows = m_query->rows(std::vector<std::int64_t>(first, last));
         } catch (const store::StoreError &e) {
             Q_EMIT failed(QString::fromStdString(e.what()));
         }
         // A run deleted by someone else leaves a gap: keep the block aligned with the ids.
-        std::vector<store::RunRow> aligned(std::size_t(last - first));
+        std::vector<store::StoredRun> aligned(std::size_t(last - first));
         std::size_t next = 0;
         for (std::size_t i = 0; i < aligned.size(); ++i) {
-            if (next < rows.size() && rows[next].id == *(first + std::ptrdiff_t(i)))
+            if (next < rows.size() && rows[next].row.id == *(first + std::ptrdiff_t(i)))
                 aligned[i] = std::move(rows[next++]);
         }
         it = m_blocks.emplace(block, std::move(aligned)).first;
     }
-    const store::RunRow &r = it->second[std::size_t(row % blockSize)];
-    return r.id ? &r : nullptr;
+    const store::StoredRun &r = it->second[std::size_t(row % blockSize)];
+    return r.row.id ? &r : nullptr;
 }
 
 QVariant RunTableModel::data(const QModelIndex &index, int role) const
@@ -145,34 +145,41 @@ QVariant RunTableModel::data(const QModelIndex &index, int role) const
     }
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
-    const store::RunRow *r = row(index.row());
-    if (!r)
+    const store::StoredRun *run = row(index.row());
+    if (!run)
         return {};
+    const store::StoredRunRow &r = run->row;
+    const auto text = [](const std::optional<std::string> &value) {
+        return value ? toQString(*value) : QString();
+    };
     switch (index.column()) {
     case System:
-        return toQString(r->system);
+        return toQString(run->system);
     case Benchmark:
-        return toQString(r->benchmark);
+        return toQString(r.benchmark);
     case Metric:
-        return toQString(r->metric);
+        return toQString(r.metric);
     case Value:
         // 12 significant digits: a stored 16838.25 shows as such, while binary noise
         // (0.1 + 0.2) does not.
-        return QString::number(r->value, 'g', 12);
+        return QString::number(r.value, 'g', 12);
     case Unit:
-        return toQString(r->unit);
+        return toQString(r.unit);
     case GlobalBatch:
-        return r->globalBatch ? QString::number(*r->globalBatch) : QString();
+        return r.globalBatch ? QString::number(*r.globalBatch) : QString();
     case Precision:
-        return toQString(r->precision);
+        return text(r.precision);
     case Framework:
-        return toQString(r->framework);
-    case RoundDate:
-        if (!r->round.empty() && !r->date.empty())
-            return toQString(r->round) + QStringLiteral(" / ") + toQString(r->date);
-        return toQString(r->round.empty() ? r->date : r->round);
+        return text(r.framework);
+    case RoundDate: {
+        const QString round = text(r.round);
+        const QString date = text(r.date);
+        if (!round.isEmpty() && !date.isEmpty())
+            return round + QStringLiteral(" / ") + date;
+        return round.isEmpty() ? date : round;
+    }
     case Kind:
-        return r->measured ? tr("measured") : tr("predicted");
+        return r.measured ? tr("measured") : tr("predicted");
     default:
         return {};
     }

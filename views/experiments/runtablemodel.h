@@ -59,14 +59,14 @@ Q_SIGNALS:
     void failed(const QString &message) const;
 
 private:
-    const store::RunRow *row(int row) const;
+    const store::StoredRun *row(int row) const;
 
     std::shared_ptr<store::RunQuery> m_query;
     store::RunFilter m_filter;
     store::RunSort m_sort;
     std::vector<std::int64_t> m_ids;
     // Loaded rows by block (row / blockSize); dropped wholesale when too many are kept.
-    mutable std::unordered_map<int, std::vector<store::RunRow>> m_blocks;
+    mutable std::unordered_map<int, std::vector<store::StoredRun>> m_blocks;
 };
 
 } // namespace clab::views
