@@ -233,7 +233,8 @@ void MainWindow::refresh(const Change &change)
         return;
     }
     if (change.only(Change::DesignInfo)) {
-        // The design's name and description: only the scheduling results carry its name.
+        // The design's name and description: only the scheduling results show its name.
+        m_scene->setDesignInfo(design.name, design.description);
         m_schedule->setDesign(design, m_document.displayName());
         return;
     }

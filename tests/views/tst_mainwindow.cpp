@@ -163,6 +163,9 @@ void TestMainWindow::renameRedrawsOnlyItsItem()
     stack->push(new commands::SetDesignInfoCommand(w.document(), "Lab", "Two racks"));
     QCOMPARE(updated.count(), 3);
     QCOMPARE(w.document()->design().name, std::string("Lab"));
+    QVERIFY(sameAsFullRedraw()); // the scene's copy has the name too
+    stack->undo();
+    QVERIFY(sameAsFullRedraw());
 }
 
 void TestMainWindow::badFileKeepsDocument()

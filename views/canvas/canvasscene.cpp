@@ -402,6 +402,12 @@ void CanvasScene::updateLinkGeometry(const std::set<const QGraphicsItem *> *move
     }
 }
 
+void CanvasScene::setDesignInfo(const std::string &name, const std::string &description)
+{
+    m_design.name = name;
+    m_design.description = description;
+}
+
 void CanvasScene::setLayout(const std::map<std::string, design::Position> &layout)
 {
     // Items without a position of their own are placed around the others (design::autoLayout):

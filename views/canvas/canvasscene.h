@@ -41,6 +41,8 @@ public:
     // Follows a rename (display names alone changed, the findings are the same): only the titles
     // of the items named change.
     void setNames(const design::Design &design, const std::vector<std::string> &ids);
+    // Follows a change of the design's name and description alone: nothing drawn shows them.
+    void setDesignInfo(const std::string &name, const std::string &description);
 
     NodeItem *node(const std::string &id) const;
     std::size_t nodeCount() const { return m_nodes.size(); }
