@@ -1,5 +1,6 @@
 #include "charts/storequery.h"
 
+#include "store/store.h"
 #include "store/sqlite.h"
 #include "store/storeschema.h"
 
@@ -7,7 +8,6 @@
 #include <sqlite3.h>
 
 #include <cmath>
-#include <filesystem>
 #include <limits>
 
 namespace clab::charts {
@@ -91,30 +91,12 @@ std::vector<RunPoint> StoreQuery::runs(const store::RunFilter &filter)
 
 std::vector<BandwidthPoint> StoreQuery::bandwidth(const store::RunFilter &filter)
 {
-    store::Statement s(m_db,
-                       "SELECT coalesce(y.name, ''), b.tool, coalesce(b.test, ''), b.link, "
-                       "coalesce(b.from_endpoint, ''), coalesce(b.to_endpoint, ''), "
-                       "b.message_bytes, b.gbps "
-                       "FROM bandwidth b LEFT JOIN systems y ON y.id = b.system_id "
-                       "WHERE b.gbps IS NOT NULL "
-                       "AND (?1 = '' OR instr(lower(coalesce(y.name, '')), lower(?1)) > 0) "
-                       "ORDER BY b.id",
-                       m_path);
-    s.bind(1, filter.system);
+    store::BandwidthFilter which;
+    which.system = filter.system;
+    which.withGbps = true;
     std::vector<BandwidthPoint> out;
-    while (s.step()) {
-        BandwidthPoint b;
-        b.system = s.text(0);
-        b.tool = s.text(1);
-        b.test = s.text(2);
-        b.link = s.text(3);
-        b.from = s.text(4);
-        b.to = s.text(5);
-        if (!s.isNull(6))
-            b.messageBytes = s.integer(6);
-        b.gbps = s.real(7);
-        out.push_back(std::move(b));
-    }
+    for (const store::BandwidthRecord &b : store::selectBandwidth(m_db, m_path, which))
+        out.push_back({b.system, b.tool, b.test, b.link, b.from, b.to, b.messageBytes, *b.gbps});
     return out;
 }
 

@@ -197,10 +197,23 @@ std::vector<std::string> Store::systemNames()
     return out;
 }
 
-namespace {
-
-std::vector<BandwidthRecord> readBandwidth(Statement &s)
+std::vector<BandwidthRecord> selectBandwidth(sqlite3 *db, const std::string &path,
+                                             const BandwidthFilter &filter)
 {
+    // instr() instead of LIKE: a system name may hold % or _, which LIKE would read as wildcards.
+    Statement s(db,
+                "SELECT coalesce(b.system_id, 0), b.tool, coalesce(b.test, ''), b.link, "
+                "coalesce(b.from_endpoint, ''), coalesce(b.to_endpoint, ''), b.message_bytes, "
+                "b.gbps, b.latency_us, coalesce(b.details, ''), coalesce(b.place, ''), "
+                "coalesce(y.name, ''), b.source_id "
+                "FROM bandwidth b LEFT JOIN systems y ON y.id = b.system_id "
+                "WHERE (?1 = '' OR b.tool = ?1) "
+                "AND (?2 = '' OR instr(lower(coalesce(y.name, '')), lower(?2)) > 0) "
+                "AND (?3 = 0 OR b.system_id IS NOT NULL) AND (?4 = 0 OR b.gbps IS NOT NULL) "
+                "ORDER BY b.id",
+                path);
+    s.bind(1, filter.tool).bind(2, filter.system);
+    s.bind(3, filter.ofSystemsOnly ? 1 : 0).bind(4, filter.withGbps ? 1 : 0);
     std::vector<BandwidthRecord> out;
     while (s.step()) {
         BandwidthRecord b;
@@ -219,33 +232,24 @@ std::vector<BandwidthRecord> readBandwidth(Statement &s)
         b.details = s.text(9);
         b.place = s.text(10);
         b.system = s.text(11);
+        b.sourceId = s.integer(12);
         out.push_back(std::move(b));
     }
     return out;
 }
 
-constexpr const char *kBandwidthColumns
-    = "SELECT coalesce(b.system_id, 0), b.tool, b.test, b.link, b.from_endpoint, b.to_endpoint, "
-      "b.message_bytes, b.gbps, b.latency_us, b.details, b.place, coalesce(s.name, '') "
-      "FROM bandwidth b LEFT JOIN systems s ON s.id = b.system_id ";
-
-} // namespace
-
 std::vector<BandwidthRecord> Store::bandwidth(const std::string &tool)
 {
-    const std::string sql
-        = std::string(kBandwidthColumns) + "WHERE ?1 = '' OR b.tool = ?1 ORDER BY b.id";
-    Statement s(m_db, sql.c_str(), m_path);
-    s.bind(1, tool);
-    return readBandwidth(s);
+    BandwidthFilter filter;
+    filter.tool = tool;
+    return selectBandwidth(m_db, m_path, filter);
 }
 
 std::vector<BandwidthRecord> Store::bandwidthOfSystems()
 {
-    const std::string sql
-        = std::string(kBandwidthColumns) + "WHERE b.system_id IS NOT NULL ORDER BY b.id";
-    Statement s(m_db, sql.c_str(), m_path);
-    return readBandwidth(s);
+    BandwidthFilter filter;
+    filter.ofSystemsOnly = true;
+    return selectBandwidth(m_db, m_path, filter);
 }
 
 Transaction::Transaction(Store &store)

@@ -41,8 +41,22 @@ struct BandwidthRecord
     std::optional<double> latencyUs; // microseconds
     std::string details;             // JSON object text, or empty
     std::string place;
-    std::string system; // read back: the name of systemId's system ("" without one)
+    std::string system;        // read back: the name of systemId's system ("" without one)
+    std::int64_t sourceId = 0; // read back: the source it was imported from
 };
+
+// Which bandwidth measurements: every field is optional; all are bound values.
+struct BandwidthFilter
+{
+    std::string tool;           // exact tool name
+    std::string system;         // substring of the system name (case-insensitive, ASCII)
+    bool ofSystemsOnly = false; // only those stored as some system's
+    bool withGbps = false;      // only those that have a GB/s value
+};
+
+// The one reader of the bandwidth table, in import order. Throws StoreError naming `path`.
+std::vector<BandwidthRecord> selectBandwidth(sqlite3 *db, const std::string &path,
+                                             const BandwidthFilter &filter);
 
 enum class Table { Sources, Systems, Runs, Bandwidth };
 

@@ -81,9 +81,6 @@ void copyInto(Store &out, sqlite3 *in, const std::string &path, MergeCounts &cou
             systemIds[q.integer(0)]
                 = out.addSystem({q.text(1), q.text(2), q.text(3), q.text(4)}, mapped(q.integer(5)));
     }
-    auto system = [&](const Statement &q, int column) {
-        return q.isNull(column) ? std::int64_t(0) : systemIds[q.integer(column)];
-    };
     for (const StoredRun &run : selectRuns(in, path, {})) {
         const std::int64_t source = mapped(run.row.sourceId);
         if (!source)
@@ -93,33 +90,13 @@ void copyInto(Store &out, sqlite3 *in, const std::string &path, MergeCounts &cou
         out.addRun(r, source);
         ++counts.runs;
     }
-    {
-        Statement q(in,
-                    "SELECT source_id, system_id, tool, test, link, from_endpoint, to_endpoint, "
-                    "message_bytes, gbps, latency_us, details, place FROM bandwidth ORDER BY id",
-                    path);
-        while (q.step()) {
-            const std::int64_t source = mapped(q.integer(0));
-            if (!source)
-                continue;
-            BandwidthRecord b;
-            b.systemId = system(q, 1);
-            b.tool = q.text(2);
-            b.test = q.text(3);
-            b.link = q.text(4);
-            b.from = q.text(5);
-            b.to = q.text(6);
-            if (!q.isNull(7))
-                b.messageBytes = q.integer(7);
-            if (!q.isNull(8))
-                b.gbps = q.real(8);
-            if (!q.isNull(9))
-                b.latencyUs = q.real(9);
-            b.details = q.text(10);
-            b.place = q.text(11);
-            out.addBandwidth(b, source);
-            ++counts.bandwidth;
-        }
+    for (BandwidthRecord b : selectBandwidth(in, path, {})) {
+        const std::int64_t source = mapped(b.sourceId);
+        if (!source)
+            continue;
+        b.systemId = b.systemId ? systemIds[b.systemId] : 0;
+        out.addBandwidth(b, source);
+        ++counts.bandwidth;
     }
     Statement q(in, "SELECT source_id, name, sha256, shard, shards, points, text FROM studies",
                 path);

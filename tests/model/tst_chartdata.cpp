@@ -232,6 +232,12 @@ void TestChartData::heatmapAndBandwidth()
     QCOMPARE(bm.series.size(), std::size_t(2));
     QCOMPARE(bm.annotations.size(), std::size_t(1));
     QCOMPARE(bm.annotations[0].text, std::string("0 %"));
+    // Only the filter's system counts for bandwidth: these tool outputs have none.
+    store::RunFilter f;
+    f.benchmark = "no such benchmark";
+    QCOMPARE(q.bandwidth(f).size(), q.bandwidth({}).size());
+    f.system = "rack";
+    QVERIFY(q.bandwidth(f).empty());
 }
 
 void TestChartData::collectiveSeries()
