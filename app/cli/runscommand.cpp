@@ -39,8 +39,7 @@ int runsCommand(const RunsOptions &options, std::ostream &out, std::ostream &err
         filter.kind = options.measured    ? store::RunKind::Measured
                       : options.predicted ? store::RunKind::Predicted
                                           : store::RunKind::All;
-        const std::vector<std::int64_t> ids = query.ids(filter);
-        const std::vector<store::StoredRun> rows = query.rows(ids);
+        const std::vector<store::StoredRun> rows = query.runs(filter);
         if (options.json) {
             OrderedJson runs = OrderedJson::array();
             for (const store::StoredRun &r : rows)

@@ -54,7 +54,7 @@ std::vector<RunPoint> StoreQuery::runs(const store::RunFilter &filter)
     store::RunFilter charted = filter;
     charted.metrics = {"time_to_train", "score", "throughput"};
     std::vector<RunPoint> out;
-    for (const store::StoredRun &run : store::selectRuns(m_db, m_path, charted)) {
+    store::visitRuns(m_db, m_path, charted, [&](store::StoredRun &&run) {
         const store::StoredRunRow &row = run.row;
         RunPoint r;
         r.system = run.system;
@@ -85,7 +85,7 @@ std::vector<RunPoint> StoreQuery::runs(const store::RunFilter &filter)
         r.energyKwh = jsonNumber(details, "energy_kwh");
         r.costUsd = jsonNumber(details, "cost_usd");
         out.push_back(std::move(r));
-    }
+    });
     return out;
 }
 

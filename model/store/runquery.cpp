@@ -82,6 +82,11 @@ std::vector<std::int64_t> RunQuery::ids(const RunFilter &filter, const RunSort &
     return selectRunIds(m_db, m_path, filter, sort);
 }
 
+std::vector<StoredRun> RunQuery::runs(const RunFilter &filter, const RunSort &sort)
+{
+    return selectRuns(m_db, m_path, filter, sort);
+}
+
 std::vector<StoredRun> RunQuery::rows(const std::vector<std::int64_t> &ids)
 {
     RunFilter filter;
@@ -92,8 +97,10 @@ std::vector<StoredRun> RunQuery::rows(const std::vector<std::int64_t> &ids)
     std::vector<StoredRun> out;
     out.reserve(found.size());
     for (std::int64_t id : ids)
-        if (const auto it = found.find(id); it != found.end())
-            out.push_back(it->second);
+        if (const auto it = found.find(id); it != found.end()) {
+            out.push_back(std::move(it->second));
+            found.erase(it); // an id given twice comes once
+        }
     return out;
 }
 

@@ -27,7 +27,10 @@ public:
     const std::string &path() const { return m_path; }
 
     std::vector<std::int64_t> ids(const RunFilter &filter, const RunSort &sort = {});
-    // The runs of these ids, in the order given; ids no longer in the store are left out.
+    // The runs themselves, for a caller that needs them all (the CLI).
+    std::vector<StoredRun> runs(const RunFilter &filter, const RunSort &sort = {});
+    // The runs of these ids, in the order given (each once); ids no longer in the store are left
+    // out.
     std::vector<StoredRun> rows(const std::vector<std::int64_t> &ids);
     std::vector<StoredRunRow> stored(const std::vector<std::int64_t> &ids);
     std::optional<StoredRun> run(std::int64_t id); // with where it came from

@@ -132,19 +132,18 @@ RunRecord StoredRun::run() const
     return r;
 }
 
-std::vector<StoredRun> selectRuns(sqlite3 *db, const std::string &path, const RunFilter &filter,
-                                  const RunSort &sort)
+void visitRuns(sqlite3 *db, const std::string &path, const RunFilter &filter,
+               const std::function<void(StoredRun &&)> &visit, const RunSort &sort)
 {
     const std::string sql = selection(
         "r.id, r.system_id, r.benchmark, r.metric, r.value, r.unit, r.global_batch_size, "
         "r.precision, r.framework, r.round, r.date, r.measured, r.tags, r.details, r.source_id, "
-        "r.place, coalesce(y.name, ''), coalesce(y.description, ''), coalesce(o.path, ''), "
+        "r.place, coalesce(y.name, ''), coalesce(o.path, ''), "
         "coalesce(o.sha256, ''), coalesce(o.kind, ''), coalesce(o.imported_at, ''), "
             + gpuExpression(),
         sort);
     Statement s(db, sql.c_str(), path);
     bindFilter(s, filter);
-    std::vector<StoredRun> out;
     while (s.step()) {
         StoredRun run;
         StoredRunRow &r = run.row;
@@ -167,15 +166,22 @@ std::vector<StoredRun> selectRuns(sqlite3 *db, const std::string &path, const Ru
         r.sourceId = s.integer(14);
         r.place = optionalText(s, 15);
         run.system = s.text(16);
-        run.systemDescription = s.text(17);
-        run.sourcePath = s.text(18);
-        run.sourceSha256 = s.text(19);
-        run.sourceKind = s.text(20);
-        run.importedAt = s.text(21);
-        if (!s.isNull(22) && s.integer(22) >= 1 && s.integer(22) <= std::numeric_limits<int>::max())
-            run.gpus = int(s.integer(22));
-        out.push_back(std::move(run));
+        run.sourcePath = s.text(17);
+        run.sourceSha256 = s.text(18);
+        run.sourceKind = s.text(19);
+        run.importedAt = s.text(20);
+        if (!s.isNull(21) && s.integer(21) >= 1 && s.integer(21) <= std::numeric_limits<int>::max())
+            run.gpus = int(s.integer(21));
+        visit(std::move(run));
     }
+}
+
+std::vector<StoredRun> selectRuns(sqlite3 *db, const std::string &path, const RunFilter &filter,
+                                  const RunSort &sort)
+{
+    std::vector<StoredRun> out;
+    visitRuns(
+        db, path, filter, [&](StoredRun &&run) { out.push_back(std::move(run)); }, sort);
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,8 +57,7 @@ struct StoredRunRow
 struct StoredRun
 {
     StoredRunRow row;
-    std::string system;            // the system's name, "" without one
-    std::string systemDescription; // JSON text, "" without one
+    std::string system; // the system's name, "" without one
     std::string sourcePath;
     std::string sourceSha256;
     std::string sourceKind; // how the source was read: generic_csv, mlperf, ...
@@ -111,6 +111,9 @@ struct RunSort
 // id). Throws StoreError naming `path`.
 std::vector<StoredRun> selectRuns(sqlite3 *db, const std::string &path, const RunFilter &filter,
                                   const RunSort &sort = {});
+// The same, one run at a time, for a reader that keeps only a part of each (the charts).
+void visitRuns(sqlite3 *db, const std::string &path, const RunFilter &filter,
+               const std::function<void(StoredRun &&)> &visit, const RunSort &sort = {});
 // The same selection, ids only: for a browser that loads rows as they are shown.
 std::vector<std::int64_t> selectRunIds(sqlite3 *db, const std::string &path,
                                        const RunFilter &filter, const RunSort &sort = {});
