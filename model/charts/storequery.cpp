@@ -14,24 +14,6 @@ namespace clab::charts {
 
 namespace {
 
-// A number in a JSON object, given as a number or as text (a generic CSV's extra columns are text).
-std::optional<double> jsonNumber(const nlohmann::json &j, const char *key)
-{
-    const auto it = j.find(key);
-    if (it == j.end())
-        return std::nullopt;
-    if (it->is_number())
-        return it->get<double>();
-    if (it->is_string()) {
-        const std::string &s = it->get_ref<const std::string &>();
-        char *end = nullptr;
-        const double v = std::strtod(s.c_str(), &end);
-        if (!s.empty() && end == s.c_str() + s.size() && std::isfinite(v))
-            return v;
-    }
-    return std::nullopt;
-}
-
 nlohmann::json object(const std::string &text)
 {
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
@@ -70,10 +52,10 @@ std::vector<RunPoint> StoreQuery::runs(const store::RunFilter &filter)
         r.round = row.round.value_or("");
         r.precision = row.precision.value_or("");
         const nlohmann::json details = object(row.details.value_or(""));
-        const auto c = jsonNumber(details, "compute_min");
-        const auto m = jsonNumber(details, "communication_min");
-        const auto i = jsonNumber(details, "input_min");
-        const auto e = jsonNumber(details, "evaluation_min");
+        const auto c = store::jsonNumber(details, "compute_min");
+        const auto m = store::jsonNumber(details, "communication_min");
+        const auto i = store::jsonNumber(details, "input_min");
+        const auto e = store::jsonNumber(details, "evaluation_min");
         if (c && m && i && e)
             r.breakdownMin = std::array<double, 4>{*c, *m, *i, *e};
         auto text = [&](const char *key) {
@@ -82,8 +64,8 @@ std::vector<RunPoint> StoreQuery::runs(const store::RunFilter &filter)
         };
         r.breakdownOfEpoch = text("breakdown_of") == "epoch";
         r.study = text("study");
-        r.energyKwh = jsonNumber(details, "energy_kwh");
-        r.costUsd = jsonNumber(details, "cost_usd");
+        r.energyKwh = store::jsonNumber(details, "energy_kwh");
+        r.costUsd = store::jsonNumber(details, "cost_usd");
         out.push_back(std::move(r));
     });
     return out;

@@ -3,7 +3,10 @@
 #include "store/sqlite.h"
 
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace clab::store {
@@ -40,44 +43,56 @@ const char *orderBy(RunColumn column)
     return "r.id";
 }
 
-// A count of at least one, as a number: a generic CSV's extra columns store numbers as text.
-// json_valid guards json_extract, which fails the whole query on malformed text.
-std::string atLeastOne(const std::string &value)
+nlohmann::json object(const unsigned char *text)
 {
-    return "CASE WHEN CAST(" + value + " AS REAL) >= 1 THEN CAST(" + value + " AS REAL) END";
+    if (!text)
+        return nlohmann::json::object();
+    nlohmann::json j = nlohmann::json::parse(reinterpret_cast<const char *>(text), nullptr, false);
+    return j.is_object() ? j : nlohmann::json::object();
 }
 
-std::string detail(const char *key)
+std::optional<int> count(std::optional<double> value)
 {
-    return atLeastOne(std::string("CASE WHEN json_valid(r.details) THEN json_extract(r.details, "
-                                  "'$.")
-                      + key + "') END");
+    if (!value || !std::isfinite(*value) || *value < 1
+        || *value >= double(std::numeric_limits<int>::max()))
+        return std::nullopt;
+    return int(std::lround(*value));
 }
 
-// StoredRun::gpus in SQL, so that the browser can filter on it.
-const std::string &gpuExpression()
+// StoredRun::gpus as the SQL function clab_gpus(details, system description), so that the browser
+// filters on the very count the charts draw.
+void gpusFunction(sqlite3_context *context, int, sqlite3_value **args)
 {
-    static const std::string expression
-        = "CAST(round(coalesce(" + detail("gpus") + ", " + detail("gpu_count") + ", "
-          + detail("accelerators") + ", "
-          + atLeastOne("CASE WHEN json_valid(y.description) THEN "
-                       "json_extract(y.description, '$.number_of_nodes') * "
-                       "json_extract(y.description, '$.accelerators_per_node') END")
-          + ")) AS INTEGER)";
-    return expression;
+    const nlohmann::json details = object(sqlite3_value_text(args[0]));
+    for (const char *key : {"gpus", "gpu_count", "accelerators"})
+        if (const auto n = count(jsonNumber(details, key))) {
+            sqlite3_result_int(context, *n);
+            return;
+        }
+    const nlohmann::json system = object(sqlite3_value_text(args[1]));
+    const auto nodes = jsonNumber(system, "number_of_nodes");
+    const auto perNode = jsonNumber(system, "accelerators_per_node");
+    if (const auto n = count(nodes && perNode ? std::optional(*nodes * *perNode) : std::nullopt))
+        sqlite3_result_int(context, *n);
+    else
+        sqlite3_result_null(context);
 }
+
+constexpr const char *gpuExpression = "clab_gpus(r.details, y.description)";
 
 // instr() instead of LIKE: names may hold % or _, which LIKE would read as wildcards. Lists travel
 // as one bound JSON array, read back with json_each, however long they are.
-std::string selection(const std::string &columns, const RunSort &sort)
+std::string selection(const std::string &columns, const RunFilter &filter, const RunSort &sort)
 {
+    // With ids, they lead: SQLite then looks each up by its rowid instead of reading every run.
     return "SELECT " + columns
            + " FROM runs r LEFT JOIN systems y ON y.id = r.system_id "
-             "LEFT JOIN sources o ON o.id = r.source_id "
-             "WHERE (?1 = '' OR r.benchmark = ?1) "
+             "LEFT JOIN sources o ON o.id = r.source_id WHERE "
+           + (filter.ids ? "r.id IN (SELECT value FROM json_each(?8)) AND " : "")
+           + "(?1 = '' OR r.benchmark = ?1) "
              "AND (?2 = '' OR instr(lower(coalesce(y.name, '')), lower(?2)) > 0) "
              "AND (?3 < 0 OR "
-           + gpuExpression()
+           + gpuExpression
            + " = ?3) "
              "AND (?4 = '' OR instr(lower(coalesce(o.path, '')), lower(?4)) > 0) "
              "AND (?5 < 0 OR r.measured = ?5) "
@@ -85,7 +100,6 @@ std::string selection(const std::string &columns, const RunSort &sort)
              "r.benchmark || char(31) || coalesce(r.framework, '') || char(31) || "
              "coalesce(r.tags, '')), lower(?6)) > 0) "
              "AND (?7 = '[]' OR r.metric IN (SELECT value FROM json_each(?7))) "
-             "AND (?8 IS NULL OR r.id IN (SELECT value FROM json_each(?8))) "
              "ORDER BY "
            + orderBy(sort.column) + (sort.descending ? " DESC" : " ASC") + ", r.id";
 }
@@ -101,8 +115,6 @@ void bindFilter(Statement &s, const RunFilter &filter)
     s.bind(7, nlohmann::json(filter.metrics).dump());
     if (filter.ids)
         s.bind(8, nlohmann::json(*filter.ids).dump());
-    else
-        s.bindNull(8);
 }
 
 std::optional<std::string> optionalText(const Statement &s, int column)
@@ -111,6 +123,29 @@ std::optional<std::string> optionalText(const Statement &s, int column)
 }
 
 } // namespace
+
+std::optional<double> jsonNumber(const nlohmann::json &j, const char *key)
+{
+    const auto it = j.find(key);
+    if (it == j.end())
+        return std::nullopt;
+    if (it->is_number())
+        return it->get<double>();
+    if (it->is_string()) {
+        const std::string &s = it->get_ref<const std::string &>();
+        char *end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (!s.empty() && end == s.c_str() + s.size() && std::isfinite(v))
+            return v;
+    }
+    return std::nullopt;
+}
+
+void addRunFunctions(sqlite3 *db)
+{
+    sqlite3_create_function_v2(db, "clab_gpus", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                               gpusFunction, nullptr, nullptr, nullptr);
+}
 
 RunRecord StoredRun::run() const
 {
@@ -140,8 +175,8 @@ void visitRuns(sqlite3 *db, const std::string &path, const RunFilter &filter,
         "r.precision, r.framework, r.round, r.date, r.measured, r.tags, r.details, r.source_id, "
         "r.place, coalesce(y.name, ''), coalesce(o.path, ''), "
         "coalesce(o.sha256, ''), coalesce(o.kind, ''), coalesce(o.imported_at, ''), "
-            + gpuExpression(),
-        sort);
+            + std::string(gpuExpression),
+        filter, sort);
     Statement s(db, sql.c_str(), path);
     bindFilter(s, filter);
     while (s.step()) {
@@ -170,7 +205,7 @@ void visitRuns(sqlite3 *db, const std::string &path, const RunFilter &filter,
         run.sourceSha256 = s.text(18);
         run.sourceKind = s.text(19);
         run.importedAt = s.text(20);
-        if (!s.isNull(21) && s.integer(21) >= 1 && s.integer(21) <= std::numeric_limits<int>::max())
+        if (!s.isNull(21))
             run.gpus = int(s.integer(21));
         visit(std::move(run));
     }
@@ -188,7 +223,7 @@ std::vector<StoredRun> selectRuns(sqlite3 *db, const std::string &path, const Ru
 std::vector<std::int64_t> selectRunIds(sqlite3 *db, const std::string &path,
                                        const RunFilter &filter, const RunSort &sort)
 {
-    const std::string sql = selection("r.id", sort);
+    const std::string sql = selection("r.id", filter, sort);
     Statement s(db, sql.c_str(), path);
     bindFilter(s, filter);
     std::vector<std::int64_t> out;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -106,6 +108,13 @@ struct RunSort
     RunColumn column = RunColumn::Id;
     bool descending = false;
 };
+
+// A number in a JSON object (a run's details), given as a number or as text that is all a number
+// (a generic CSV's extra columns are text); anything else ("8 GPUs", "1,024", true) is none.
+std::optional<double> jsonNumber(const nlohmann::json &object, const char *key);
+
+// Registers the SQL functions the readers below use (clab_gpus); every store Connection does.
+void addRunFunctions(sqlite3 *db);
 
 // The one reader of the runs table: the runs that pass the filter, in the sort's order (then by
 // id). Throws StoreError naming `path`.

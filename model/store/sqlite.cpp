@@ -1,6 +1,7 @@
 #include "store/sqlite.h"
 
 #include "store/lockholders.h"
+#include "store/runs.h"
 #include "store/storeschema.h"
 
 #include <sqlite3.h>
@@ -27,6 +28,7 @@ Connection::Connection(const std::string &path, Open how)
         throw StoreError(message);
     }
     sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    addRunFunctions(m_db);
     if (how != Open::ReadOnly && how != Open::ReadWrite)
         return;
     try {

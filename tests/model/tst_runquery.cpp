@@ -45,6 +45,7 @@ private Q_SLOTS:
     void filters_data();
     void filters();
     void metricsAndIds();
+    void gpuCountIsStrict();
     void sorts_data();
     void sorts();
     void rowsKeepOrder();
@@ -165,6 +166,44 @@ void TestRunQuery::metricsAndIds()
     QVERIFY(q.ids(f).empty());
     QVERIFY(q.rows({}).empty());
     QVERIFY(q.stored({}).empty());
+}
+
+void TestRunQuery::gpuCountIsStrict()
+{
+    std::vector<std::optional<int>> got;
+    {
+        Store store(m_db);
+        const std::int64_t source = store.addSource({"gpus.csv", std::string(64, 'a'), "test"});
+        const std::int64_t system = store.addSystem(
+            {"node", "", R"({"number_of_nodes": 1, "accelerators_per_node": 8})", ""}, source);
+        const std::int64_t vague = store.addSystem(
+            {"vague", "", R"({"number_of_nodes": "2 nodes", "accelerators_per_node": 4})", ""},
+            source);
+        for (const auto &[on, details] : std::vector<std::pair<std::int64_t, std::string>>{
+                 {0, R"({"gpus": "8 GPUs"})"},
+                 {0, R"({"gpu_count": "1,024"})"},
+                 {system, R"({"gpus": "2x4"})"},
+                 {0, R"({"gpus": true})"},
+                 {vague, ""},
+                 {0, R"({"gpus": "1e999", "gpu_count": 8})"},
+                 {0, R"({"gpus": "16"})"}}) {
+            RunRecord r;
+            r.systemId = on;
+            r.benchmark = "gpus";
+            r.unit = "min";
+            r.details = details;
+            store.addRun(r, source);
+        }
+    }
+    RunQuery q(m_db);
+    RunFilter f;
+    f.benchmark = "gpus";
+    for (const StoredRun &r : q.rows(q.ids(f)))
+        got.push_back(r.gpus);
+    QCOMPARE(got, (std::vector<std::optional<int>>{std::nullopt, std::nullopt, 8, std::nullopt,
+                                                   std::nullopt, 8, 16}));
+    f.gpus = 8; // the browser filters on the same count
+    QCOMPARE(q.ids(f).size(), std::size_t(2));
 }
 
 void TestRunQuery::sorts_data()
