@@ -28,8 +28,8 @@ std::vector<std::string> runsOf(const std::string &path)
     store::Store s(path);
     std::vector<std::string> rows;
     for (const store::StoredRun &r : s.runs())
-        rows.push_back(r.system + "|" + r.run().benchmark + "|" + std::to_string(r.run().value) + "|"
-                       + r.run().tags + "|" + r.run().details);
+        rows.push_back(r.system + "|" + r.run().benchmark + "|" + std::to_string(r.run().value)
+                       + "|" + r.run().tags + "|" + r.run().details);
     std::sort(rows.begin(), rows.end());
     return rows;
 }

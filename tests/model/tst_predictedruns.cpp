@@ -37,7 +37,8 @@ private Q_SLOTS:
             QCOMPARE(r.run().globalBatch.value_or(0), std::int64_t(1632));
         }
         const bool hasTtt = std::any_of(stored.begin(), stored.end(), [](const StoredRun &r) {
-            return r.run().metric == "time_to_train" && r.run().value == 67.7 && r.run().unit == "min";
+            return r.run().metric == "time_to_train" && r.run().value == 67.7
+                   && r.run().unit == "min";
         });
         QVERIFY(hasTtt);
 
