@@ -146,13 +146,15 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
     hw.gpusPerNode = gpusPerNode;
     const catalog::LinkKind *nvlink
         = gpu->nvlinkGen > 0 ? catalog.link("nvlink" + std::to_string(gpu->nvlinkGen)) : nullptr;
-    // Only SXM boards sit on an NVSwitch baseboard; PCIe and NVL cards pair up over bridges,
-    // so a node's tensor-parallel group crosses PCIe.
-    const bool switched = gpu->formFactor.starts_with("SXM");
+    // Only SXM boards sit on an NVSwitch baseboard, and a GB200's GPUs on the NVL72's switch
+    // trays; PCIe and NVL cards pair up over bridges, so a node's tensor-parallel group crosses
+    // PCIe.
+    const bool switched = gpu->formFactor.starts_with("SXM") || gpu->formFactor == "Superchip";
     if (nvlink && gpu->nvlinkLinks > 0 && switched) {
         hw.intraBytesPerS = nvlink->achievedGBps(gpu->nvlinkLinks) * 1e9;
         hw.intraLatencyS = 2 * nvlink->latencyUs * 1e-6; // through the NVSwitch: two links
-        hw.notes.push_back("GPUs of a node joined all-to-all by NVSwitch (HGX/DGX), "
+        hw.notes.push_back("the " + std::to_string(gpusPerNode)
+                           + " GPUs of a node (NVLink domain) joined all-to-all by NVSwitch, "
                            + std::to_string(gpu->nvlinkLinks) + " " + nvlink->id + " links each");
     } else if (const catalog::LinkKind *pcie = catalog.pcieLink(gpu->pcie.gen, gpu->pcie.lanes)) {
         hw.intraBytesPerS = pcie->achievedGBps() * 1e9;

@@ -102,7 +102,8 @@ int leadingNumber(std::string_view token, std::size_t *end)
 namespace {
 
 // "NVLINK 3.0", "NVLink Gen4", "NVLINK2.0", "4th Gen NVLink", else the bidirectional per-GPU
-// rate NVIDIA quotes: 300 GB/s (V100, NVLink 2), 600 (A100, 3), 900 (H100, 4). 0 when absent.
+// rate NVIDIA quotes: 300 GB/s (V100, NVLink 2), 600 (A100, 3), 900 (H100, 4), 1800 (B200, 5).
+// 0 when absent.
 int nvlinkGenFromText(const std::string &text)
 {
     for (std::size_t pos = text.find("nvlink"); pos != std::string::npos;
@@ -131,6 +132,8 @@ int nvlinkGenFromText(const std::string &text)
         while (j < text.size() && text[j] == ' ')
             ++j;
         if (text.compare(j, 2, "gb") == 0) {
+            if (n == 1800)
+                return 5;
             if (n == 900)
                 return 4;
             if (n == 600)

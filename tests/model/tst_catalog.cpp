@@ -23,10 +23,10 @@ void TestCatalog::builtinLoads()
 {
     const catalog::Catalog &c = catalog::Catalog::builtin();
     // The list of GPUs, hosts and link kinds must all be present.
-    for (const char *id :
-         {"V100-SXM2-32GB", "V100-PCIe-16GB", "A100-SXM4-40GB", "A100-SXM4-80GB", "A100-PCIe-40GB",
-          "A100-PCIe-80GB", "A30", "L40", "L40S", "H100-SXM5-80GB", "H100-PCIe-80GB",
-          "H100-NVL-94GB", "H200-SXM5-141GB", "T4"})
+    for (const char *id : {"V100-SXM2-32GB", "V100-PCIe-16GB", "A100-SXM4-40GB", "A100-SXM4-80GB",
+                           "A100-PCIe-40GB", "A100-PCIe-80GB", "A30", "L40", "L40S",
+                           "H100-SXM5-80GB", "H100-PCIe-80GB", "H100-NVL-94GB", "H200-SXM5-141GB",
+                           "H200-NVL-141GB", "B200-SXM-180GB", "GB200-186GB", "T4"})
         QVERIFY2(c.gpu(id), id);
     for (const char *id :
          {"xeon-gold-6248-2s", "xeon-gold-6330-2s", "xeon-gold-6430-2s",
@@ -35,7 +35,7 @@ void TestCatalog::builtinLoads()
     for (int gen : {3, 4, 5})
         for (int lanes : {4, 8, 16})
             QVERIFY(c.pcieLink(gen, lanes));
-    for (const char *id : {"nvlink2", "nvlink3", "nvlink4", "ib-edr", "ib-hdr", "ib-ndr",
+    for (const char *id : {"nvlink2", "nvlink3", "nvlink4", "nvlink5", "ib-edr", "ib-hdr", "ib-ndr",
                            "eth-100g", "eth-200g", "eth-400g"})
         QVERIFY2(c.link(id), id);
     QVERIFY(c.chassis("h3-falcon-4016"));
@@ -54,6 +54,10 @@ void TestCatalog::figures_data()
     QTest::newRow("A100 SXM4 40") << "A100-SXM4-40GB" << 312.0 << 1555.0 << 40.0;
     QTest::newRow("A100 SXM4 80") << "A100-SXM4-80GB" << 312.0 << 2039.0 << 80.0;
     QTest::newRow("H100 SXM5") << "H100-SXM5-80GB" << 989.0 << 3350.0 << 80.0;
+    // NVIDIA's HGX B200 and GB200 NVL72 tables print FP16 with sparsity: 4.5 and 5 PFLOPS.
+    QTest::newRow("B200") << "B200-SXM-180GB" << 2250.0 << 7700.0 << 180.0;
+    QTest::newRow("GB200") << "GB200-186GB" << 2500.0 << 8000.0 << 186.0;
+    QTest::newRow("H200 NVL") << "H200-NVL-141GB" << 835.5 << 4800.0 << 141.0;
 }
 
 void TestCatalog::figures()

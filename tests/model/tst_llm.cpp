@@ -58,6 +58,7 @@ private Q_SLOTS:
     void tensorCommunication();
     void pcieWithoutNvlink();
     void bridgedCardsUsePcie();
+    void rackScaleNvlinkDomain();
     void systemWithoutRing();
     void shardedGradientsMoveEveryMicroBatch();
     void planRules_data();
@@ -309,6 +310,29 @@ void TestLlm::bridgedCardsUsePcie()
         return n.find("bridges join pairs only") != std::string::npos;
     }));
     QVERIFY(near(a100(8).intraBytesPerS, 264e9)); // the SXM board's NVSwitch
+}
+
+void TestLlm::rackScaleNvlinkDomain()
+{
+    // A GB200 NVL72 is one NVLink domain of 72 GPUs: each GPU's 18 NVLink 5 links at 50 GB/s a
+    // direction x 0.76 achieved (resources/catalog/links.json) = 684 GB/s to any of the 71 others.
+    const catalog::Catalog &cat = catalog::Catalog::builtin();
+    const Hardware rack = hardwareOf(cat, "GB200-186GB", 576, 72, 400);
+    const Hardware nodes = hardwareOf(cat, "GB200-186GB", 576, 8, 400);
+    QVERIFY(near(rack.intraBytesPerS, 18 * 50e9 * 0.76));
+    QCOMPARE(rack.intraBytesPerS, nodes.intraBytesPerS);
+    // Every plan of GPT-3 175B on 8 racks is no slower with the whole rack as its NVLink domain
+    // than with nodes of 8 behind 400 Gb/s ports, and one whose pipeline leaves a node of 8 but
+    // stays in the rack is faster: its stages talk over NVLink, not the network.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const Search found = searchPlans(gpt3, nodes, 1536);
+    QVERIFY(!found.plans.empty());
+    for (const Evaluated &e : found.plans)
+        QVERIFY(stepTime(gpt3, rack, e.plan).total <= e.time.total * (1 + 1e-12));
+    const Plan crossing = plan(4, 12, 1, 1, Recompute::None, true, 1, 1536);
+    checkPlan(gpt3, rack, crossing);
+    QVERIFY(stepTime(gpt3, rack, crossing).pipelineComm
+            < stepTime(gpt3, nodes, crossing).pipelineComm / 10);
 }
 
 void TestLlm::shardedGradientsMoveEveryMicroBatch()

@@ -163,7 +163,9 @@ void TestSystemSpec::gpuNames_data()
     QTest::newRow("bare A100") << "NVIDIA A100"
                                << "";
     QTest::newRow("B200") << "NVIDIA Blackwell GPU (B200-SXM-180GB)"
-                          << "";
+                          << "B200-SXM-180GB";
+    QTest::newRow("H200 NVL") << "NVIDIA H200 NVL"
+                              << "H200-NVL-141GB";
     QTest::newRow("TPU") << "tpu-v3"
                          << "";
 }
@@ -214,7 +216,7 @@ void TestSystemSpec::skipped_data()
     QTest::newRow("A40") << "NVIDIA A40"
                          << "24"
                          << "GPU not in catalog";
-    QTest::newRow("B200") << "NVIDIA Blackwell GPU (B200-SXM-180GB)"
+    QTest::newRow("B300") << "NVIDIA Blackwell Ultra GPU (B300-SXM-288GB)"
                           << "8"
                           << "GPU not in catalog";
     QTest::newRow("A100") << "NVIDIA A100"
@@ -384,6 +386,14 @@ void TestSystemSpec::intraNode_data()
                              << "8"
                              << "18x 4th Gen NVLink, 900GB/s"
                              << "" << IntraNode::NvSwitch << 4 << 5;
+    QTest::newRow("B200, rate only") << "NVIDIA Blackwell GPU (B200-SXM-180GB)"
+                                     << "8"
+                                     << "NVLink 1800 GB/s"
+                                     << "" << IntraNode::NvSwitch << 5 << 5;
+    QTest::newRow("B200, empty") << "NVIDIA Blackwell GPU (B200-SXM-180GB)"
+                                 << "8"
+                                 << ""
+                                 << "" << IntraNode::NvSwitch << 5 << 5;
     QTest::newRow("NVLink only, 8 SXM") << "NVIDIA A100-SXM4-80GB (500W)"
                                         << "8"
                                         << "NVLink"
