@@ -57,7 +57,7 @@ struct Calibration
     // the 5-fold cross-validation by system; "arch-out" from fits without the GPU's whole
     // architecture, for GPUs of an architecture the fit has not seen.
     std::map<std::string, Interval, std::less<>> intervals;
-    std::set<std::string, std::less<>> architectures; // with rows in the fit
+    std::set<std::string, std::less<>> architectures; // with at least 8 rows in the fit
     std::vector<std::string> inputs;                  // files (and their hashes) it was fitted on
     int rows = 0;
     std::string fittedAt; // ISO date

@@ -47,6 +47,8 @@ constexpr double kRidgeSync = 3.0;
 constexpr double kRidgeSoftware = 2.0;
 constexpr double kRidgeBenchSoftware = 6.0;
 constexpr double kNoUpper = 6;
+// Rows of an architecture before the calibration counts it as seen (as intervalsOf's cells).
+constexpr int kMinArchRows = 8;
 // The calibration reader rejects a host jitter above 10 per-pass overheads; the fit stays inside.
 constexpr double kMaxJitter = 10;
 
@@ -157,11 +159,12 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
     std::vector<std::vector<std::size_t>> depsOf(rows.size());
     std::map<std::string, int> stackRows;
     std::map<std::string, int> benchRows;
+    std::map<std::string, int> archRows;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Observation &o = *rows[i];
         const std::string &id = o.workload->calibrationKey();
         auto &deps = depsOf[i];
-        cal.architectures.insert(o.platform.gpu->arch);
+        ++archRows[o.platform.gpu->arch];
         ++benchRows[id];
         deps.push_back(param(Kind::Efficiency, id, kRidgeEfficiency, 0.5, 0));
         if (options.physicsOnly)
@@ -291,6 +294,13 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
                   ->first;
     for (auto &[id, p] : cal.bench)
         p.rows = benchRows[id];
+    // An architecture the fit saw in a handful of rows (one preview result of a new GPU) has not
+    // taught it that architecture: its predictions keep the flag and the held-out-architecture
+    // interval until it has as many rows as an interval cell needs.
+    for (const auto &[arch, count] : archRows) {
+        if (count >= kMinArchRows)
+            cal.architectures.insert(arch);
+    }
     cal.rows = int(n);
     return cal;
 }

@@ -212,7 +212,8 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
                                     + " has no calibration rows: physics with the median "
                                       "factors of the calibrated benchmarks");
     if (!cal.architectures.empty() && !cal.architectures.count(gpu.arch))
-        out.extrapolation.push_back("no " + gpu.arch + " GPU among the calibration rows");
+        out.extrapolation.push_back("no " + gpu.arch
+                                    + " GPU among the calibration rows (or fewer than 8)");
     std::string softwareNote;
     const double software = cal.softwareFactor(w.calibrationKey(), out.software, &softwareNote);
     if (!softwareNote.empty()) {

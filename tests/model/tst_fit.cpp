@@ -11,6 +11,7 @@ class TestFit : public QObject
 
 private Q_SLOTS:
     void stackFactorNeedsAnArchitectureSeenElsewhere();
+    void architectureNeedsRowsToCountAsSeen();
     void unetSamplesOrEpochs();
     void convergenceFloor();
 };
@@ -70,6 +71,33 @@ void TestFit::stackFactorNeedsAnArchitectureSeenElsewhere()
         rows.push_back(&o);
     QCOMPARE(rows.size(), std::size_t(5));
     QVERIFY(perf::fitCalibration(rows).benchSoftware.count("resnet50/mlperf-3.1"));
+}
+
+// One preview row of a new GPU (the B200's single DLRM result of v4.1) does not teach the fit an
+// architecture: its predictions keep the extrapolation flag and the held-out-architecture
+// interval until the architecture has the 8 rows an interval cell needs.
+void TestFit::architectureNeedsRowsToCountAsSeen()
+{
+    std::string text
+        = "round,submitter,system,accelerator,accelerator_count,accelerators_per_node,"
+          "number_of_nodes,host_processor,host_processors_per_node,host_processor_core_count,"
+          "accelerator_interconnect,benchmark,minutes,global_batch_size,median_epoch_at_stop\n";
+    const char *rounds[] = {"1.0", "1.1", "2.0", "2.1", "3.0", "3.1", "4.0", "4.1"};
+    for (const char *round : rounds)
+        text += row(round, "A100-SXM4-80GB", "AMD EPYC 7742", "NVLINK 3.0, NVSWITCH 2.0 600GB/s",
+                    "28.7", "3264");
+    text += row("4.1", "H100-SXM5-80GB", "Intel(R) Xeon(R) Platinum 8480C",
+                "NVLINK Gen4 900 GB/s + NVSWITCH Gen3", "13.6", "3200");
+    perf::ObservationSet set;
+    perf::addCsv(CsvTable::parse(text, "arch.csv"), set);
+    QCOMPARE(set.rows.size(), std::size_t(9));
+    std::vector<const perf::Observation *> rows;
+    for (const perf::Observation &o : set.rows)
+        rows.push_back(&o);
+    const perf::Calibration cal = perf::fitCalibration(rows);
+    QCOMPARE(cal.rows, 9);
+    QVERIFY(cal.architectures.count("Ampere"));
+    QVERIFY(!cal.architectures.count("Hopper"));
 }
 
 // From v3.1 the MLPerf table gives 3D U-Net's samples at stop, not epochs (the convergence
