@@ -18,6 +18,20 @@ private Q_SLOTS:
 
 namespace {
 
+// The MLPerf results table's columns these tests fill, up to the one that gives the samples.
+const std::string kColumns
+    = "round,submitter,system,accelerator,accelerator_count,accelerators_per_node,"
+      "number_of_nodes,host_processor,host_processors_per_node,host_processor_core_count,"
+      "accelerator_interconnect,benchmark,minutes,global_batch_size,";
+
+std::vector<const perf::Observation *> pointers(const perf::ObservationSet &set)
+{
+    std::vector<const perf::Observation *> rows;
+    for (const perf::Observation &o : set.rows)
+        rows.push_back(&o);
+    return rows;
+}
+
 // One 8-GPU node per row, in the column shapes of the MLPerf results table.
 std::string row(const char *round, const char *gpu, const char *host, const char *nvlink,
                 const char *minutes, const char *batch)
@@ -35,10 +49,7 @@ std::string row(const char *round, const char *gpu, const char *host, const char
 void TestFit::stackFactorNeedsAnArchitectureSeenElsewhere()
 {
     const std::string text
-        = std::string("round,submitter,system,accelerator,accelerator_count,accelerators_per_node,"
-                      "number_of_nodes,host_processor,host_processors_per_node,"
-                      "host_processor_core_count,accelerator_interconnect,benchmark,minutes,"
-                      "global_batch_size,median_epoch_at_stop\n")
+        = kColumns + "median_epoch_at_stop\n"
           + row("2.0", "A100-SXM4-80GB", "AMD EPYC 7742", "NVLINK 3.0, NVSWITCH 2.0 600GB/s",
                 "28.7", "3264")
           + row("3.0", "A100-SXM4-80GB", "AMD EPYC 7742", "NVLINK 3.0, NVSWITCH 2.0 600GB/s",
@@ -49,9 +60,7 @@ void TestFit::stackFactorNeedsAnArchitectureSeenElsewhere()
     perf::ObservationSet set;
     perf::addCsv(CsvTable::parse(text, "fit.csv"), set);
     QCOMPARE(set.rows.size(), std::size_t(4));
-    std::vector<const perf::Observation *> rows;
-    for (const perf::Observation &o : set.rows)
-        rows.push_back(&o);
+    std::vector<const perf::Observation *> rows = pointers(set);
 
     const perf::Calibration cal = perf::fitCalibration(rows);
     QVERIFY(cal.benchSoftware.count("resnet50/mlperf-3.0"));
@@ -66,9 +75,7 @@ void TestFit::stackFactorNeedsAnArchitectureSeenElsewhere()
                                            "NVLINK 3.0, NVSWITCH 2.0 600GB/s", "26.5", "3264"),
                                  "more.csv"),
                  set);
-    rows.clear();
-    for (const perf::Observation &o : set.rows)
-        rows.push_back(&o);
+    rows = pointers(set);
     QCOMPARE(rows.size(), std::size_t(5));
     QVERIFY(perf::fitCalibration(rows).benchSoftware.count("resnet50/mlperf-3.1"));
 }
@@ -78,10 +85,7 @@ void TestFit::stackFactorNeedsAnArchitectureSeenElsewhere()
 // interval until the architecture has the 8 rows an interval cell needs.
 void TestFit::architectureNeedsRowsToCountAsSeen()
 {
-    std::string text
-        = "round,submitter,system,accelerator,accelerator_count,accelerators_per_node,"
-          "number_of_nodes,host_processor,host_processors_per_node,host_processor_core_count,"
-          "accelerator_interconnect,benchmark,minutes,global_batch_size,median_epoch_at_stop\n";
+    std::string text = kColumns + "median_epoch_at_stop\n";
     const char *rounds[] = {"1.0", "1.1", "2.0", "2.1", "3.0", "3.1", "4.0", "4.1"};
     for (const char *round : rounds)
         text += row(round, "A100-SXM4-80GB", "AMD EPYC 7742", "NVLINK 3.0, NVSWITCH 2.0 600GB/s",
@@ -91,9 +95,7 @@ void TestFit::architectureNeedsRowsToCountAsSeen()
     perf::ObservationSet set;
     perf::addCsv(CsvTable::parse(text, "arch.csv"), set);
     QCOMPARE(set.rows.size(), std::size_t(9));
-    std::vector<const perf::Observation *> rows;
-    for (const perf::Observation &o : set.rows)
-        rows.push_back(&o);
+    std::vector<const perf::Observation *> rows = pointers(set);
     const perf::Calibration cal = perf::fitCalibration(rows);
     QCOMPARE(cal.rows, 9);
     QVERIFY(cal.architectures.count("Ampere"));
@@ -110,12 +112,8 @@ void TestFit::unetSamplesOrEpochs()
         return std::string(round) + ",Test,sys,NVIDIA H100-SXM5-80GB,8,8,1,Intel Xeon,2,64,"
                + "NVLINK,unet3d,12.2,56," + epochs + "\n";
     };
-    const std::string text
-        = std::string("round,submitter,system,accelerator,accelerator_count,accelerators_per_node,"
-                      "number_of_nodes,host_processor,host_processors_per_node,"
-                      "host_processor_core_count,accelerator_interconnect,benchmark,minutes,"
-                      "global_batch_size,median_epoch_at_stop\n")
-          + unetRow("3.0", "1990") + unetRow("3.1", "347760") + unetRow("3.1", "2030");
+    const std::string text = kColumns + "median_epoch_at_stop\n" + unetRow("3.0", "1990")
+                             + unetRow("3.1", "347760") + unetRow("3.1", "2030");
     perf::ObservationSet set;
     perf::addCsv(CsvTable::parse(text, "unet.csv"), set);
     QCOMPARE(set.rows.size(), std::size_t(3));
@@ -136,12 +134,8 @@ void TestFit::convergenceFloor()
                            "NVLINK,bert,20,448,")
                + samples + "\n";
     };
-    const std::string text
-        = std::string("round,submitter,system,accelerator,accelerator_count,accelerators_per_node,"
-                      "number_of_nodes,host_processor,host_processors_per_node,"
-                      "host_processor_core_count,accelerator_interconnect,benchmark,minutes,"
-                      "global_batch_size,train_samples\n")
-          + bertRow("2549220") + bertRow("3186525") + bertRow("2039376") + bertRow("");
+    const std::string text = kColumns + "train_samples\n" + bertRow("2549220") + bertRow("3186525")
+                             + bertRow("2039376") + bertRow("");
     perf::ObservationSet set;
     perf::addCsv(CsvTable::parse(text, "bert.csv"), set);
     QCOMPARE(set.rows.size(), std::size_t(4));
