@@ -155,8 +155,11 @@ Calibration Calibration::fromJson(std::string_view text, const std::string &file
         }
         all.finish();
     }
-    for (const std::string &a : r.strings("architectures"))
-        c.architectures.insert(a);
+    if (r.has("architectures")) {
+        c.architectures.emplace();
+        for (const std::string &a : r.strings("architectures"))
+            c.architectures->insert(a);
+    }
     c.inputs = r.strings("inputs");
     c.rows = r.integer("rows", 0, 0);
     c.fittedAt = r.string("fittedAt", "");
@@ -177,7 +180,8 @@ std::string Calibration::toJson() const
     j["fittedAt"] = fittedAt;
     j["rows"] = rows;
     j["inputs"] = inputs;
-    j["architectures"] = std::vector<std::string>(architectures.begin(), architectures.end());
+    if (architectures)
+        j["architectures"] = std::vector<std::string>(architectures->begin(), architectures->end());
     j["overlap"] = rounded(overlap);
     j["hostJitter"] = rounded(hostJitter);
     OrderedJson b = OrderedJson::object();

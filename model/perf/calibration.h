@@ -57,7 +57,9 @@ struct Calibration
     // the 5-fold cross-validation by system; "arch-out" from fits without the GPU's whole
     // architecture, for GPUs of an architecture the fit has not seen.
     std::map<std::string, Interval, std::less<>> intervals;
-    std::set<std::string, std::less<>> architectures; // with at least 8 rows in the fit
+    // Architectures with at least 8 rows in the fit. Absent in a file written before the list
+    // existed: every architecture then counts as seen, as that file's fit did not say.
+    std::optional<std::set<std::string, std::less<>>> architectures;
     std::vector<std::string> inputs;                  // files (and their hashes) it was fitted on
     int rows = 0;
     std::string fittedAt; // ISO date
@@ -77,6 +79,11 @@ struct Calibration
     double softwareFactor(std::string_view bench, std::string_view stack,
                           std::string *note = nullptr) const;
     bool knowsSoftware(std::string_view stack) const;
+    // Whether the fit saw enough rows of this GPU architecture to have learnt it.
+    bool sawArchitecture(std::string_view arch) const
+    {
+        return !architectures || architectures->count(arch);
+    }
     // How far an uncalibrated stack that is not an MLPerf round may sit from the factor 1 that
     // stands in for it: P10 and P90 of the calibrated framework stacks' factors on this benchmark
     // (of their stack factors alone when fewer than 3 have one), as {lo, hi}; {1, 1} when none.

@@ -297,9 +297,10 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
     // An architecture the fit saw in a handful of rows (one preview result of a new GPU) has not
     // taught it that architecture: its predictions keep the flag and the held-out-architecture
     // interval until it has as many rows as an interval cell needs.
+    cal.architectures.emplace();
     for (const auto &[arch, count] : archRows) {
         if (count >= kMinArchRows)
-            cal.architectures.insert(arch);
+            cal.architectures->insert(arch);
     }
     cal.rows = int(n);
     return cal;

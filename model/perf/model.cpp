@@ -77,7 +77,7 @@ void setInterval(Prediction &out, const Calibration &cal, const workload::Worklo
     Interval i = cal.interval(w.calibrationKey(), gpu.arch);
     if (!cal.params(w.calibrationKey())) {
         i = {-kUncalibratedWorkload, kUncalibratedWorkload, 0};
-    } else if (!cal.architectures.count(gpu.arch)) {
+    } else if (!cal.sawArchitecture(gpu.arch)) {
         // The error of fits that had not seen a whole architecture.
         if (const auto it = cal.intervals.find("arch-out"); it != cal.intervals.end())
             i = it->second;
@@ -211,7 +211,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         out.extrapolation.push_back(w.name
                                     + " has no calibration rows: physics with the median "
                                       "factors of the calibrated benchmarks");
-    if (!cal.architectures.empty() && !cal.architectures.count(gpu.arch))
+    if (!cal.sawArchitecture(gpu.arch))
         out.extrapolation.push_back("no " + gpu.arch
                                     + " GPU among the calibration rows (or fewer than 8)");
     std::string softwareNote;

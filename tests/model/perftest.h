@@ -121,7 +121,7 @@ inline perf::Calibration testCalibration()
     perf::Calibration c;
     c.bench["w"] = {0.5, 1, 2, 0.5};
     c.overlap = 0.6;
-    c.architectures = {"TestArch"};
+    c.architectures = std::set<std::string, std::less<>>{"TestArch"};
     c.intervals[""] = {-0.1, 0.2, 100};
     return c;
 }

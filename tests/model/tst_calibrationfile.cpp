@@ -34,7 +34,7 @@ void TestCalibrationFile::calibrationRoundTrip()
     c.intervals = {{"", {-0.1, 0.2, 100}},
                    {"resnet50/Ampere", {-0.05, 0.08, 40}},
                    {"arch-out", {-0.3, 0.4, 300}}};
-    c.architectures = {"Ampere", "Hopper"};
+    c.architectures = std::set<std::string, std::less<>>{"Ampere", "Hopper"};
     c.inputs = {"a.csv (fnv1a 0123456789abcdef)", "b.csv"};
     c.rows = 42;
     c.fittedAt = "2024-05-06";
@@ -58,6 +58,15 @@ void TestCalibrationFile::calibrationRoundTrip()
     QCOMPARE(back.intervals.at("resnet50/Ampere").p90, 0.08);
     QCOMPARE(back.intervals.at("").rows, 100);
     QCOMPARE(back.architectures, c.architectures);
+    // An empty list (no architecture with enough rows) stays a list, and sees nothing; a file
+    // without one sees every architecture.
+    c.architectures.emplace();
+    const perf::Calibration empty = perf::Calibration::fromJson(c.toJson(), "empty.json");
+    QVERIFY(empty.architectures && empty.architectures->empty());
+    QVERIFY(!empty.sawArchitecture("Ampere"));
+    c.architectures.reset();
+    QVERIFY(!clab::Json::parse(c.toJson()).contains("architectures"));
+    QVERIFY(perf::Calibration::fromJson(c.toJson(), "old.json").sawArchitecture("Ampere"));
     QCOMPARE(back.inputs, c.inputs);
     QCOMPARE(back.rows, c.rows);
     QCOMPARE(back.fittedAt, c.fittedAt);

@@ -494,6 +494,20 @@ void TestPerf::intervalsAndExtrapolation()
                       testCalibration());
     QCOMPARE(r.extrapolation.size(), std::size_t(1));
     QVERIFY(QString::fromStdString(r.extrapolation.front()).contains(QLatin1String("NewArch")));
+    // A fit that saw no architecture often enough (an empty list) flags every GPU and gives it
+    // the held-out-architecture interval; a file without the list (written before it existed)
+    // flags none and keeps the cell's interval.
+    perf::Calibration none = testCalibration();
+    none.architectures.emplace();
+    none.intervals["arch-out"] = {-0.4, 0.5, 100};
+    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, none);
+    QCOMPARE(r.extrapolation.size(), std::size_t(1));
+    QVERIFY(QString::fromStdString(r.extrapolation.front()).contains(QLatin1String("TestArch")));
+    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.4));
+    none.architectures.reset();
+    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, none);
+    QVERIFY(r.extrapolation.empty());
+    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.1));
     // A GPU without measured rates: estimated from the catalog's measured parts, flagged.
     catalog::Gpu unmeasured = testGpu();
     unmeasured.achieved = {};
