@@ -45,8 +45,10 @@ const workload::Workload *mlperfWorkload(const std::string &benchmark, const std
 
 // The samples an MLPerf run trained, from the table's median_epoch_at_stop, whose unit differs
 // by benchmark as the Reference Convergence Points' does (resources/workloads/README.md): epochs
-// for most; samples for BERT (train_samples) and for 3D U-Net from v3.1 (though some v3.1 rows
-// still give epochs: xFusion's L40 says 2,030); tokens for GPT-3; 1-based epochs for DLRM v1.
+// for most; samples for 3D U-Net from v3.1 (though some v3.1 rows still give epochs: xFusion's
+// L40 says 2,030); tokens for GPT-3; 1-based epochs for DLRM v1. BERT's median counts samples
+// from v1.0 on, but older rows and some later ones hold 1 or an epoch there; only then is
+// train_samples taken, which is one run's count (and, for a few, the dataset's size).
 std::optional<double> recordedSamples(const workload::Workload &w, const std::string &round,
                                       const std::string &epochText, const std::string &samplesText)
 {
@@ -54,7 +56,7 @@ std::optional<double> recordedSamples(const workload::Workload &w, const std::st
     const double r = std::atof(round.c_str());
     std::optional<double> out;
     if (w.id == "bert_large")
-        out = number(samplesText);
+        out = epochs && *epochs >= w.evalEverySamples ? epochs : number(samplesText);
     else if (!epochs || *epochs <= 0)
         return std::nullopt;
     else if (w.id == "gpt3")
@@ -68,6 +70,24 @@ std::optional<double> recordedSamples(const workload::Workload &w, const std::st
     if (!out || !(*out > 0) || !std::isfinite(*out))
         return std::nullopt;
     return out;
+}
+
+// A recorded count more than kMaxConvergenceRatio from the Reference Convergence Points at that
+// batch is not what the run trained to target but another unit or the dataset's size (BERT rows
+// that say 156,725,653, its training set); the row then trains the table's samples. Real spread
+// stays inside: the widest plausible BERT row (v1.1, batch 256) trained 2.5x the table.
+constexpr double kMaxConvergenceRatio = 3.0;
+
+std::optional<double> plausibleSamples(const workload::Workload &w, int globalBatch,
+                                       std::optional<double> recorded)
+{
+    const auto table = workload::samplesToConverge(w, globalBatch);
+    if (!recorded || !table)
+        return recorded;
+    const double ratio = *recorded / *table;
+    if (ratio > kMaxConvergenceRatio || ratio < 1 / kMaxConvergenceRatio)
+        return std::nullopt;
+    return recorded;
 }
 
 // "PyTorch (NGC 21.11)" -> "pytorch-21.11"; "TensorFlow 1 (NGC 20.06-tf1) + XLA" ->
@@ -155,8 +175,10 @@ void addMlperfRows(const CsvTable &t, ObservationSet &into)
             continue;
         }
         o.globalBatch = int(*gbs);
-        o.trainedSamples = recordedSamples(*o.workload, o.round, t.field(i, "median_epoch_at_stop"),
-                                           t.field(i, "train_samples"));
+        o.trainedSamples = plausibleSamples(*o.workload, o.globalBatch,
+                                            recordedSamples(*o.workload, o.round,
+                                                            t.field(i, "median_epoch_at_stop"),
+                                                            t.field(i, "train_samples")));
         o.precision = parsePrecision(o.workload->defaultPrecision).value_or(Precision::Fp16);
         o.platform = platformOf(*parsed.spec, cat);
         if (!o.platform.gpu) {

@@ -13,6 +13,7 @@ private Q_SLOTS:
     void stackFactorNeedsAnArchitectureSeenElsewhere();
     void architectureNeedsRowsToCountAsSeen();
     void unetSamplesOrEpochs();
+    void bertSamplesFromTheMedian();
     void convergenceFloor();
 };
 
@@ -120,6 +121,28 @@ void TestFit::unetSamplesOrEpochs()
     QCOMPARE(set.rows[0].trainedSamples.value_or(0), 1990.0 * 168);
     QCOMPARE(set.rows[1].trainedSamples.value_or(0), 347760.0);
     QCOMPARE(set.rows[2].trainedSamples.value_or(0), 2030.0 * 168);
+}
+
+// BERT's median_epoch_at_stop is the median samples of a submission's runs; older rows hold 1
+// or an epoch there, and only then is train_samples (one run's count) read. A count the
+// convergence table cannot have produced (the training set's 156,725,653 samples, or a quarter
+// of the table) is another unit: the row trains the table's samples instead.
+void TestFit::bertSamplesFromTheMedian()
+{
+    auto bertRow = [](const char *median, const char *samples) {
+        return std::string("3.0,Test,sys,NVIDIA H100-SXM5-80GB,8,8,1,Intel Xeon,2,64,NVLINK,bert,")
+               + "5.5,448," + median + "," + samples + "\n";
+    };
+    const std::string text = kColumns + "median_epoch_at_stop,train_samples\n"
+                             + bertRow("2.5e+06", "3000000") + bertRow("1", "2600000")
+                             + bertRow("", "156725653") + bertRow("616000", "156725653");
+    perf::ObservationSet set;
+    perf::addCsv(CsvTable::parse(text, "bert.csv"), set);
+    QCOMPARE(set.rows.size(), std::size_t(4));
+    QCOMPARE(set.rows[0].trainedSamples.value_or(0), 2.5e6);
+    QCOMPARE(set.rows[1].trainedSamples.value_or(0), 2.6e6);
+    QVERIFY(!set.rows[2].trainedSamples);
+    QVERIFY(!set.rows[3].trainedSamples);
 }
 
 // What the convergence table alone misses: BERT's table gives 2,549,220 samples at batch 448
