@@ -167,7 +167,7 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
             hw = llm::hardwareOf(catalog::Catalog::builtin(), o.gpu, o.gpus, o.gpusPerNode,
                                  o.networkGbps);
         } catch (const std::invalid_argument &e) {
-            err << who << "--gpu: " << e.what() << "\n";
+            err << who << e.what() << "\n";
             return 2;
         }
     }

@@ -242,6 +242,7 @@ public:
     const std::map<std::string, Gpu, std::less<>> &gpus() const { return m_gpus; }
     const std::map<std::string, Host, std::less<>> &hosts() const { return m_hosts; }
     const std::map<std::string, LinkKind, std::less<>> &links() const { return m_links; }
+    const std::map<std::string, NvSwitch, std::less<>> &nvSwitches() const { return m_nvSwitches; }
 
 private:
     template<typename T>

@@ -151,6 +151,19 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
     // PCIe.
     const bool switched = gpu->formFactor.starts_with("SXM") || gpu->formFactor == "Superchip";
     if (nvlink && gpu->nvlinkLinks > 0 && switched) {
+        // A node is one NVLink domain: no larger than the largest NVSwitch system of the GPU's
+        // generation (8 H100s on an HGX board; a 16-GPU node of them would be two domains).
+        const catalog::NvSwitch *largest = nullptr;
+        for (const auto &[id, s] : catalog.nvSwitches()) {
+            if (s.nvlinkGen == gpu->nvlinkGen && (!largest || s.gpus > largest->gpus))
+                largest = &s;
+        }
+        if (largest && gpusPerNode > largest->gpus)
+            throw std::invalid_argument(
+                std::to_string(gpusPerNode) + " GPUs a node: the largest NVLink "
+                + std::to_string(gpu->nvlinkGen) + " switch system in the catalog (" + largest->id
+                + ") joins " + std::to_string(largest->gpus) + " " + std::string(gpuId)
+                + "; plan with " + std::to_string(largest->gpus) + " or fewer a node");
         hw.intraBytesPerS = nvlink->achievedGBps(gpu->nvlinkLinks) * 1e9;
         hw.intraLatencyS = 2 * nvlink->latencyUs * 1e-6; // through the NVSwitch: two links
         hw.notes.push_back("the " + std::to_string(gpusPerNode)

@@ -151,6 +151,18 @@ void TestPlansCli::badInput()
     QVERIFY2(r.err.find("unknown GPU \"A100-SXM4-80\"; did you mean ") != std::string::npos,
              r.err.c_str());
     QVERIFY2(r.err.find("A100-SXM4-80GB") != std::string::npos, r.err.c_str());
+    // A node larger than any NVSwitch system of the GPU's NVLink generation (8 H100s on an HGX
+    // board) would plan tensor groups over links that do not exist; the GB200's rack joins 72.
+    r = test::run({"plans", "--benchmark", "gpt3-175b", "--gpu", "H100-SXM5-80GB", "--gpus", "576",
+                   "--gpus-per-node", "72"});
+    QCOMPARE(r.status, 2);
+    QVERIFY2(r.err.find("72 GPUs a node: the largest NVLink 4 switch system in the catalog "
+                        "(hgx-h100-8gpu) joins 8")
+                 != std::string::npos,
+             r.err.c_str());
+    r = test::run({"plans", "--benchmark", "gpt3-175b", "--gpu", "GB200-186GB", "--gpus", "576",
+                   "--gpus-per-node", "72", "--top", "1"});
+    QCOMPARE(r.status, 0);
     r = test::run(
         {"plans", "--benchmark", "llama3.1-8b", "--gpu", "H100-SXM5-80GB", "--gpus", "8"});
     QCOMPARE(r.status, 2);
