@@ -60,7 +60,7 @@ struct Calibration
     // Architectures with at least 8 rows in the fit. Absent in a file written before the list
     // existed: every architecture then counts as seen, as that file's fit did not say.
     std::optional<std::set<std::string, std::less<>>> architectures;
-    std::vector<std::string> inputs;                  // files (and their hashes) it was fitted on
+    std::vector<std::string> inputs; // files (and their hashes) it was fitted on
     int rows = 0;
     std::string fittedAt; // ISO date
     std::string report;   // the validation summary `calibrate` printed, for people
