@@ -3,11 +3,6 @@
 
 #include <QtTest>
 
-#include <fstream>
-#include <limits>
-#include <map>
-#include <set>
-#include <sstream>
 
 using namespace clab;
 using perf::IntraNode;
@@ -44,47 +39,6 @@ std::string s(const QString &text)
     return text.toStdString();
 }
 
-// RFC 4180: quoted fields may hold commas, doubled quotes and line breaks.
-std::vector<std::vector<std::string>> readCsv(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
-    std::vector<std::vector<std::string>> rows(1);
-    std::string field;
-    bool quoted = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            rows.back().push_back(std::move(field));
-            field.clear();
-        } else if (c == '\n') {
-            rows.back().push_back(std::move(field));
-            field.clear();
-            rows.emplace_back();
-        } else if (c != '\r') {
-            field += c;
-        }
-    }
-    if (!field.empty() || !rows.back().empty())
-        rows.back().push_back(std::move(field));
-    else
-        rows.pop_back();
-    return rows;
-}
-
 } // namespace
 
 class TestSystemSpec : public QObject
@@ -107,8 +61,6 @@ private Q_SLOTS:
     void network();
     void composable_data();
     void composable();
-    void wholeCsv_data();
-    void wholeCsv();
 };
 
 void TestSystemSpec::gpuNames_data()
@@ -613,106 +565,6 @@ void TestSystemSpec::composable()
     const perf::SystemSpec spec = parseOrFail(f);
     QTEST(spec.composable, "composable");
     QCOMPARE(spec.intraNode, IntraNode::Pcie);
-}
-
-void TestSystemSpec::wholeCsv_data()
-{
-    QTest::addColumn<QString>("file");
-    // The repository's copy of the published results (fewer columns: no hardware notes or core
-    // counts) runs in every checkout; the shared reference table only where it is.
-    QTest::newRow("datasets") << QStringLiteral(COMPOSELAB_SOURCE_DIR
-                                                "/datasets/mlperf_training_results.csv");
-    QTest::newRow("shared") << QStringLiteral(CLAB_SHARED_DIR
-                                              "/reference/mlperf_training_calibration.csv");
-}
-
-void TestSystemSpec::wholeCsv()
-{
-    QFETCH(QString, file);
-    const std::string path = file.toStdString();
-    if (!std::ifstream(path).good())
-        QSKIP("mlperf_training_calibration.csv not present");
-    const auto table = readCsv(path);
-    QVERIFY(table.size() > 1);
-    std::map<std::string, std::size_t> column;
-    for (std::size_t i = 0; i < table[0].size(); ++i)
-        column[table[0][i]] = i;
-    auto cell = [&](const std::vector<std::string> &row, const char *name) {
-        const auto it = column.find(name);
-        return it == column.end() || it->second >= row.size() ? std::string() : row[it->second];
-    };
-
-    std::vector<perf::MlperfSystemFields> rows;
-    std::vector<std::string> benchmarks;
-    for (std::size_t r = 1; r < table.size(); ++r) {
-        const auto &row = table[r];
-        perf::MlperfSystemFields f;
-        f.accelerator = cell(row, "accelerator");
-        f.acceleratorsPerNode = cell(row, "accelerators_per_node");
-        f.numberOfNodes = cell(row, "number_of_nodes");
-        f.acceleratorCount = cell(row, "accelerator_count");
-        f.hostProcessor = cell(row, "host_processor");
-        f.hostProcessorsPerNode = cell(row, "host_processors_per_node");
-        f.hostProcessorCoreCount = cell(row, "host_processor_core_count");
-        f.acceleratorInterconnect = cell(row, "accelerator_interconnect");
-        f.acceleratorHostInterconnect = cell(row, "accelerator_host_interconnect");
-        f.hostNetworking = cell(row, "host_networking");
-        f.hostNetworkingTopology = cell(row, "host_networking_topology");
-        f.hwNotes = cell(row, "hw_notes");
-        rows.push_back(std::move(f));
-        benchmarks.push_back(cell(row, "benchmark"));
-    }
-    QCOMPARE(rows.size(), std::size_t(712));
-
-    const catalog::Catalog &cat = catalog::Catalog::builtin();
-    // The denominator is chosen without the parser: rows whose accelerator names the model of a
-    // catalog GPU ("A100", "L40S", ...) as a whole word.
-    std::vector<QString> models;
-    for (const auto &[id, gpu] : cat.gpus())
-        models.push_back(QString::fromStdString(id).section(QLatin1Char('-'), 0, 0));
-    auto namesCatalogGpu = [&](const std::string &accelerator) {
-        const QString text = QString::fromStdString(accelerator).toUpper();
-        for (const QString &m : models) {
-            const QRegularExpression word(QStringLiteral("(^|[^A-Z0-9])") + m
-                                          + QStringLiteral("($|[^A-Z0-9])"));
-            if (word.match(text).hasMatch())
-                return true;
-        }
-        return false;
-    };
-    const std::set<std::string> benchmarkSet
-        = {"resnet", "bert", "ssd", "maskrcnn", "unet3d", "rnnt", "dlrm"};
-
-    // Speed is measured by `composelab bench` (validate_calibration), not here.
-    std::vector<perf::ParsedSystem> parsed;
-    for (const auto &f : rows)
-        parsed.push_back(perf::parseMlperfSystem(f, cat));
-
-    int eligible = 0, eligibleParsed = 0;
-    std::map<std::string, int> reasons;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const perf::ParsedSystem &p = parsed[i];
-        if (!p.spec) {
-            QVERIFY2(!p.skipReason.empty(), rows[i].accelerator.c_str());
-            reasons[p.skipReason.substr(0, p.skipReason.find(':'))]++;
-        } else {
-            QVERIFY(cat.gpu(p.spec->gpu));
-            QVERIFY(p.spec->gpusPerNode > 0 && p.spec->nodes > 0);
-            QVERIFY(p.spec->intraNode != IntraNode::Unknown);
-            QVERIFY(p.spec->pcieGen >= 3 && p.spec->pcieGen <= 5);
-        }
-        if (benchmarkSet.count(benchmarks[i]) && namesCatalogGpu(rows[i].accelerator)) {
-            ++eligible;
-            eligibleParsed += p.spec ? 1 : 0;
-        }
-    }
-    const double coverage = eligible ? double(eligibleParsed) / eligible : 0;
-    qDebug("coverage: %d of %d catalog-GPU rows of the seven benchmarks (%.1f %%)", eligibleParsed,
-           eligible, 100 * coverage);
-    for (const auto &[reason, n] : reasons)
-        qDebug("skipped %3d: %s", n, reason.c_str());
-    QVERIFY(eligible > 300);
-    QVERIFY2(coverage >= 0.95, qPrintable(QString::number(100 * coverage) + QStringLiteral(" %")));
 }
 
 QTEST_APPLESS_MAIN(TestSystemSpec)
