@@ -17,7 +17,8 @@ Rules (see resources/workloads/README.md):
 * Per batch size, the mean is the olympic mean that mlperf_logging's rcp_checker
   uses: sort the runs, drop the fastest and the slowest (4 of each for unet3d).
 * "Epochs to converge" is not always in epochs. Its unit per benchmark and round:
-  epochs (x datasetSamples), samples (BERT; 3D U-Net from v3.1), tokens (GPT-3:
+  epochs (x datasetSamples), samples (BERT; 3D U-Net from v3.1; Stable Diffusion from
+  v4.0), tokens (GPT-3:
   / 2048 tokens per sequence), and 1-based epochs for DLRM v1, whose reference
   logs epoch_num = k + 1 + fraction (facebookresearch/dlrm dlrm_s_pytorch.py).
 Python 3 standard library only.
@@ -46,6 +47,8 @@ BENCHMARKS = {
     "dlrm": [("dlrm", (0, 0), (99, 9), "epochs1")],
     "dlrm_dcnv2": [("dlrm_dcnv2", (0, 0), (99, 9), "epochs")],
     "gpt3": [("gpt3", (0, 0), (99, 9), "tokens")],
+    # Its calibration rows are v3.1 to v4.1; v5.0 changed the learning rates (and v3.1 counted steps).
+    "stable_diffusion": [("stable_diffusion", (4, 0), (4, 1), "samples")],
 }
 GPT3_SEQUENCE = 2048
 

@@ -421,7 +421,8 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // elsewhere its forward FLOPs' share, and the fixed cost is the calibration's.
     const double trainPerSample = mathPerSample + memoryPerSample * software;
     const double evalPass
-        = w.measuredEval
+        = !w.evalTimed ? 0
+          : w.measuredEval
               ? w.evalSamples / gpus * trainPerSample * w.measuredEval->costRatio
                     + w.measuredEval->fixedS
               : w.evalSamples / gpus * trainPerSample * w.evalFlopsPerSample / w.trainFlopsPerSample

@@ -108,8 +108,11 @@ Workload readWorkload(ObjectReader &r)
         w.loaders.push_back({"default", w.decodeCoreSecondsPerSample, w.inputBytesPerSample});
     w.decodeCoreSecondsPerSample = w.loaders.front().decodeCoreSecondsPerSample;
     w.datasetSamples = r.positive("datasetSamples");
-    w.evalSamples = r.positive("evalSamples");
-    w.evalFlopsPerSample = r.positive("evalFlopsPerSample");
+    w.evalTimed = r.boolean("evalTimed", true);
+    // An untimed evaluation costs nothing, so its size is not needed.
+    w.evalSamples = w.evalTimed || r.has("evalSamples") ? r.positive("evalSamples") : 0;
+    w.evalFlopsPerSample
+        = w.evalTimed || r.has("evalFlopsPerSample") ? r.positive("evalFlopsPerSample") : 0;
     if (r.has("evalCostRatio") || r.has("evalFixedSeconds") || r.has("evalSource")) {
         w.measuredEval = Workload::MeasuredEval{r.positive("evalCostRatio"),
                                                 nonNegative(r, "evalFixedSeconds")};
@@ -228,6 +231,8 @@ bool withinConvergenceTable(const Workload &w, int globalBatch)
 
 double evaluations(const Workload &w, double samples, int globalBatch)
 {
+    if (!w.evalTimed)
+        return 0;
     double every = w.evalEverySamples;
     if (w.evalRule == "bert") {
         // MLPerf training rules, BERT: evaluate every FLOOR(0.05 * (230.23 * GBS + 3,000,000),

@@ -72,6 +72,9 @@ struct Workload
         double fixedS = 0;
     };
     std::optional<MeasuredEval> measuredEval;
+    // False when the benchmark's rules leave evaluation out of the timed run (MLPerf Stable
+    // Diffusion scores its checkpoints offline): no evaluation pass then costs any time.
+    bool evalTimed = true;
     double evalEverySamples = 0; // training samples between evaluations (0: once at the end)
     double evalStartSamples = 0; // no evaluation before this many training samples
     // "bert": MLPerf BERT's interval, FLOOR(0.05 * (230.23 * batch + 3,000,000), 25,000) samples
@@ -105,7 +108,8 @@ std::optional<double> samplesToConverge(const Workload &w, int globalBatch);
 // True when a global batch lies within the convergence table (between its smallest and largest
 // batch): outside it the samples are an extrapolation.
 bool withinConvergenceTable(const Workload &w, int globalBatch);
-// Evaluations an MLPerf run makes before it reaches its target after `samples` training samples.
+// Evaluations an MLPerf run makes before it reaches its target after `samples` training samples;
+// 0 when evaluation is not timed.
 double evaluations(const Workload &w, double samples, int globalBatch);
 // The loader of that name, or the default (first) one for an empty name; nullptr if unknown.
 const Loader *loader(const Workload &w, std::string_view name = {});

@@ -158,6 +158,8 @@ void TestPerfSystems::examples_data()
          "v3.0 NVIDIA dgxh100_ngc23.04_pytorch (8x H100-SXM5-80GB)"},
         {"two-nodes-infiniband.clab", "", 2, "retinanet", 320, "mlperf-4.0", 18.937,
          "v4.0 HPE HPE-Cray-XD670-Gen11-H100-SXM5-80GB_n2_pytorch_24.04 (2 x 8 H100)"},
+        {"two-nodes-infiniband.clab", "", 1, "stable_diffusion", 256, "mlperf-4.1", 33.967,
+         "v4.1 NVIDIA eos_ngc24.09_nemo (8x H100-SXM5-80GB)"},
         // A GPU generation the calibration has not seen (no Blackwell row but one DLRM preview):
         // the olympic mean of run_stop - run_start of the v4.1 result logs,
         // github.com/mlcommons/training_results_v4.1 NVIDIA/results/b200_preview_pytorch/
@@ -166,6 +168,10 @@ void TestPerfSystems::examples_data()
          "v4.1 NVIDIA b200_preview_pytorch (8x B200-SXM-180GB), preview software"},
         {"dgx-b200-nvswitch.clab", "", 1, "retinanet", 256, "mlperf-4.1", 22.513,
          "v4.1 NVIDIA b200_preview_pytorch (8x B200-SXM-180GB), preview software"},
+        // github.com/mlcommons/training_results_v4.1 NVIDIA/results/b200_preview_nemo/
+        // stable_diffusion (10 runs, batch 256).
+        {"dgx-b200-nvswitch.clab", "", 1, "stable_diffusion", 256, "mlperf-4.1", 19.517,
+         "v4.1 NVIDIA b200_preview_nemo (8x B200-SXM-180GB), preview software"},
     };
     for (const Row &r : rows) {
         const std::string name

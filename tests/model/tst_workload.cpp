@@ -84,15 +84,17 @@ private Q_SLOTS:
     void badFiles();
     void badFileAddsNothing();
     void resnetTableMatchesRcps();
+    void untimedEvaluation();
+    void stableDiffusionTableMatchesRcps();
 };
 
 void TestWorkload::builtinLoadsAll()
 {
     const auto &all = Library::builtin().all();
     const std::vector<std::string> expected
-        = {"bert_large",   "bert_large_seq512", "dlrm",     "dlrm_dcnv2", "gpt3",
-           "maskrcnn",     "mobilenet_v2",      "resnet50", "retinanet",  "rnnt",
-           "ssd_resnet34", "transformer",       "unet3d",   "yolov5s"};
+        = {"bert_large",   "bert_large_seq512", "dlrm",        "dlrm_dcnv2", "gpt3",
+           "maskrcnn",     "mobilenet_v2",      "resnet50",    "retinanet",  "rnnt",
+           "ssd_resnet34", "stable_diffusion",  "transformer", "unet3d",     "yolov5s"};
     std::vector<std::string> ids;
     for (const auto &[id, w] : all)
         ids.push_back(id);
@@ -281,7 +283,7 @@ void TestWorkload::neverFewerThanTheTable()
             }
         }
     }
-    QCOMPARE(withTable, 10);
+    QCOMPARE(withTable, 11);
 }
 
 void TestWorkload::badFiles_data()
@@ -298,6 +300,14 @@ void TestWorkload::badFiles_data()
     Json w = validWorkload();
     w.erase("parameters");
     row("missing key", fileText(w), "at /workloads/0", "missing required key \"parameters\"");
+    w = validWorkload();
+    w.erase("evalSamples");
+    row("timed evaluation without its size", fileText(w), "at /workloads/0",
+        "missing required key \"evalSamples\"");
+    w = validWorkload();
+    w["evalTimed"] = "no";
+    row("evalTimed not a boolean", fileText(w), "at /workloads/0/evalTimed",
+        "expected true or false");
 
     w = validWorkload();
     w["parameters"] = "lots";
@@ -437,6 +447,57 @@ void TestWorkload::resnetTableMatchesRcps()
         QVERIFY2(p->source.find(newest.parent_path().filename().string()) != std::string::npos,
                  p->source.c_str());
     }
+}
+
+// An evaluation the rules leave out of the timed run needs no size and costs no pass.
+void TestWorkload::untimedEvaluation()
+{
+    Json j = validWorkload();
+    j["evalTimed"] = false;
+    j.erase("evalSamples");
+    j.erase("evalFlopsPerSample");
+    Library l;
+    l.addFile(fileText(j), "toy.json");
+    const Workload *w = l.find("toy");
+    QVERIFY(w);
+    QVERIFY(!w->evalTimed);
+    QCOMPARE(evaluations(*w, 5000, 100), 0.0);
+    QCOMPARE(evaluations(toyTable(), 5000, 100), 5.0); // the same workload, timed: every 1000
+
+    const Workload *sd = Library::builtin().find("stable_diffusion");
+    QVERIFY(sd);
+    QVERIFY(!sd->evalTimed); // training_rules.adoc: scored offline, not timed
+    QCOMPARE(evaluations(*sd, 2.048e6, 256), 0.0);
+}
+
+// MLPerf Stable Diffusion's table is the v4.1 RCPs (its calibration rows are v3.1 to v4.1), in
+// samples: the olympic mean of the runs' checkpoint counts.
+void TestWorkload::stableDiffusionTableMatchesRcps()
+{
+    namespace fs = std::filesystem;
+    const fs::path file = fs::path(CLAB_SHARED_DIR) / "reference" / "mlperf_rcps" / "training_4.1.0"
+                          / "rcps_stable_diffusion.json";
+    if (!fs::exists(file))
+        QSKIP("no ../shared/reference/mlperf_rcps/training_4.1.0 here");
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    const Json records = parseJson(text.str(), file.string());
+    const Workload *w = Library::builtin().find("stable_diffusion");
+    QVERIFY(w);
+    QCOMPARE(w->convergence.size(), records.size());
+    for (const auto &[name, rec] : records.items()) {
+        const int batch = rec.at("BS").get<int>();
+        const double expected
+            = olympicMean(rec.at("Epochs to converge").get<std::vector<double>>(), 1);
+        const auto p
+            = std::find_if(w->convergence.begin(), w->convergence.end(),
+                           [&](const ConvergencePoint &c) { return c.globalBatch == batch; });
+        QVERIFY2(p != w->convergence.end(), name.c_str());
+        QVERIFY2(std::abs(p->samples - expected) <= 0.5, name.c_str());
+    }
+    // Hand check: at batch 256 every run stopped at the fourth 512,000-image checkpoint.
+    QCOMPARE(*samplesToConverge(*w, 256), 4 * 512000.0);
 }
 
 QTEST_APPLESS_MAIN(TestWorkload)
