@@ -212,6 +212,12 @@ void readIntraNode(const MlperfSystemFields &fields, const catalog::Gpu &gpu, Sy
     } else if (nvswitch || dgx2Board) {
         // V100-SXM3 exists only on the DGX-2/HGX-2 NVSwitch baseboard.
         spec.intraNode = IntraNode::NvSwitch;
+    } else if (form == "superchip") {
+        // A Grace-Blackwell superchip's GPUs reach each other only through NVLink switch trays
+        // (GB200 NVL72: 18 compute trays of 4 GPUs, one NVLink domain), never over PCIe.
+        spec.intraNode = IntraNode::NvSwitch;
+        if (unknown || !nvlink)
+            inferred("the Superchip form factor (NVLink switch trays)");
     } else if (bridge && gpu.nvlinkGen > 0) {
         spec.intraNode = IntraNode::NvlinkBridge;
     } else if (sxm) {

@@ -3,7 +3,6 @@
 
 #include <QtTest>
 
-
 using namespace clab;
 using perf::IntraNode;
 
@@ -346,6 +345,16 @@ void TestSystemSpec::intraNode_data()
                                  << "8"
                                  << ""
                                  << "" << IntraNode::NvSwitch << 5 << 5;
+    // MLPerf writes a GB200 NVL72 rack as nodes of 4 GPUs (one compute tray); its GPUs reach
+    // each other through the NVLink switch trays whatever the field says.
+    QTest::newRow("GB200 tray, empty") << "NVIDIA GB200"
+                                       << "4"
+                                       << ""
+                                       << "" << IntraNode::NvSwitch << 5 << 5;
+    QTest::newRow("GB200, NVLink Gen5") << "NVIDIA GB200"
+                                        << "4"
+                                        << "NVLINK Gen5 1800 GB/s + NVSWITCH Gen5"
+                                        << "" << IntraNode::NvSwitch << 5 << 5;
     QTest::newRow("NVLink only, 8 SXM") << "NVIDIA A100-SXM4-80GB (500W)"
                                         << "8"
                                         << "NVLink"
