@@ -188,7 +188,8 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
 
     // --catalog DIR: user parts from another folder, for the commands that read designs.
     std::string catalogDir;
-    for (CLI::App *sub : {analyzeCmd, predictCmd, validateCmd, app.get_subcommand("study")})
+    for (CLI::App *sub : {analyzeCmd, predictCmd, validateCmd, app.get_subcommand("study"),
+                          app.get_subcommand("plans")})
         sub->add_option("--catalog", catalogDir,
                         "Also read the user parts (catalog JSON files) of this folder");
     app.get_subcommand("render")->add_option(

@@ -20,6 +20,7 @@ private Q_SLOTS:
     void embeddedPartsTravel();
     void catalogFolder();
     void badCatalogFolder();
+    void plansWithAUserSwitch();
 
 private:
     struct Run
@@ -139,6 +140,38 @@ void TestUserPartsCli::badCatalogFolder()
     const Run missing = run({QStringLiteral("analyze"), QString::fromStdString(file),
                              QStringLiteral("--catalog"), m_work.filePath(QStringLiteral("nope"))});
     QCOMPARE(missing.status, 2);
+}
+
+// A user's NVSwitch system lifts `plans`' cap on GPUs a node (the largest switch system of the
+// GPU's NVLink generation), and only where --catalog brings it.
+void TestUserPartsCli::plansWithAUserSwitch()
+{
+    QTemporaryDir parts;
+    const nlohmann::json board = {{"nvswitches",
+                                   {{{"id", "what-if-h100-16gpu"},
+                                     {"name", "What-if 16-GPU NVLink 4 switch board"},
+                                     {"nvlinkGen", 4},
+                                     {"gpus", 16},
+                                     {"linksPerGpu", 18},
+                                     {"source", "what if: a test part"}}}}};
+    writeFileAtomically(parts.filePath(QStringLiteral("board.json")).toStdString(), board.dump(2));
+    const QStringList args = {QStringLiteral("plans"),
+                              QStringLiteral("--benchmark"),
+                              QStringLiteral("gpt3-175b"),
+                              QStringLiteral("--gpu"),
+                              QStringLiteral("H100-SXM5-80GB"),
+                              QStringLiteral("--gpus"),
+                              QStringLiteral("256"),
+                              QStringLiteral("--gpus-per-node"),
+                              QStringLiteral("16"),
+                              QStringLiteral("--top"),
+                              QStringLiteral("1")};
+    const Run capped = run(args);
+    QCOMPARE(capped.status, 2);
+    QVERIFY2(capped.err.contains(QLatin1String("hgx-h100-8gpu")), qPrintable(capped.err));
+    const Run lifted = run(args + QStringList{QStringLiteral("--catalog"), parts.path()});
+    QVERIFY2(lifted.status == 0, qPrintable(lifted.err));
+    QVERIFY2(lifted.out.contains(QLatin1String("16 GPUs of a node")), qPrintable(lifted.out));
 }
 
 QTEST_GUILESS_MAIN(TestUserPartsCli)
