@@ -1,4 +1,5 @@
 // Workload library: the built-in figures, the strict reader and the convergence lookup.
+#include "util/fileio.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
 #include "workload/workload.h"
@@ -9,8 +10,6 @@
 #include <cstdio>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace clab;
 using namespace clab::workload;
@@ -51,6 +50,14 @@ Workload toyTable()
     Library l;
     l.addFile(fileText(validWorkload()), "toy.json");
     return *l.find("toy");
+}
+
+// The table's point at exactly this batch, or nullptr.
+const ConvergencePoint *pointAt(const Workload &w, int batch)
+{
+    const auto p = std::find_if(w.convergence.begin(), w.convergence.end(),
+                                [&](const ConvergencePoint &c) { return c.globalBatch == batch; });
+    return p == w.convergence.end() ? nullptr : &*p;
 }
 
 double olympicMean(std::vector<double> v, int drop)
@@ -425,10 +432,7 @@ void TestWorkload::resnetTableMatchesRcps()
             newest = f;
     }
     QVERIFY(!newest.empty());
-    std::ifstream in(newest);
-    std::stringstream text;
-    text << in.rdbuf();
-    const Json records = parseJson(text.str(), newest.string());
+    const Json records = parseJson(readTextFile(newest.string()), newest.string());
 
     const Workload *w = Library::builtin().find("resnet");
     QVERIFY(w);
@@ -438,10 +442,8 @@ void TestWorkload::resnetTableMatchesRcps()
         const auto epochs = rec.at("Epochs to converge").get<std::vector<double>>();
         // rcp_checker's olympic mean (drop fastest and slowest), times ImageNet's images.
         const double expected = olympicMean(epochs, 1) * 1281167;
-        const auto p
-            = std::find_if(w->convergence.begin(), w->convergence.end(),
-                           [&](const ConvergencePoint &c) { return c.globalBatch == batch; });
-        QVERIFY2(p != w->convergence.end(), name.c_str());
+        const ConvergencePoint *p = pointAt(*w, batch);
+        QVERIFY2(p, name.c_str());
         QVERIFY2(std::abs(p->samples - expected) <= 0.5, name.c_str());
         QVERIFY2(p->source.find(name) != std::string::npos, p->source.c_str());
         QVERIFY2(p->source.find(newest.parent_path().filename().string()) != std::string::npos,
@@ -479,10 +481,7 @@ void TestWorkload::stableDiffusionTableMatchesRcps()
                           / "rcps_stable_diffusion.json";
     if (!fs::exists(file))
         QSKIP("no ../shared/reference/mlperf_rcps/training_4.1.0 here");
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    const Json records = parseJson(text.str(), file.string());
+    const Json records = parseJson(readTextFile(file.string()), file.string());
     const Workload *w = Library::builtin().find("stable_diffusion");
     QVERIFY(w);
     QCOMPARE(w->convergence.size(), records.size());
@@ -490,10 +489,8 @@ void TestWorkload::stableDiffusionTableMatchesRcps()
         const int batch = rec.at("BS").get<int>();
         const double expected
             = olympicMean(rec.at("Epochs to converge").get<std::vector<double>>(), 1);
-        const auto p
-            = std::find_if(w->convergence.begin(), w->convergence.end(),
-                           [&](const ConvergencePoint &c) { return c.globalBatch == batch; });
-        QVERIFY2(p != w->convergence.end(), name.c_str());
+        const ConvergencePoint *p = pointAt(*w, batch);
+        QVERIFY2(p, name.c_str());
         QVERIFY2(std::abs(p->samples - expected) <= 0.5, name.c_str());
     }
     // Hand check: at batch 256 every run stopped at the fourth 512,000-image checkpoint.
