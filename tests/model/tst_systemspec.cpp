@@ -353,7 +353,7 @@ void TestSystemSpec::intraNode_data()
                                        << "" << IntraNode::NvSwitch << 5 << 5;
     QTest::newRow("GB200, NVLink Gen5") << "NVIDIA GB200"
                                         << "4"
-                                        << "NVLINK Gen5 1800 GB/s + NVSWITCH Gen5"
+                                        << "NVLINK Gen5 1800 GB/s"
                                         << "" << IntraNode::NvSwitch << 5 << 5;
     QTest::newRow("NVLink only, 8 SXM") << "NVIDIA A100-SXM4-80GB (500W)"
                                         << "8"
