@@ -189,9 +189,10 @@ std::string Calibration::toJson() const
         OrderedJson entry = {{"gemmEfficiency", rounded(p.gemmEfficiency)},
                              {"memoryScale", rounded(p.memoryScale)},
                              {"overheadMs", rounded(p.overheadMs)}};
-        // A benchmark whose evaluation cost is measured (workloads.json) fits no eval overhead.
+        // A benchmark whose evaluation cost is measured (workloads.json), or whose evaluation
+        // is untimed, fits no eval overhead.
         const workload::Workload *w = workload::Library::builtin().find(id);
-        if (!w || !w->measuredEval)
+        if (!w || (!w->measuredEval && w->evalTimed))
             entry["evalOverheadS"] = rounded(p.evalOverheadS);
         entry["rows"] = p.rows;
         b[id] = std::move(entry);

@@ -171,7 +171,8 @@ Calibration fitCalibration(const std::vector<const Observation *> &rows, const F
             continue;
         deps.push_back(param(Kind::Memory, id, kRidgeMemory, 1.0, kNoUpper));
         deps.push_back(param(Kind::Overhead, id, kRidgeOverhead, 1.0, kNoUpper));
-        if (o.kind == Observation::Kind::Minutes && !o.workload->measuredEval)
+        if (o.kind == Observation::Kind::Minutes && !o.workload->measuredEval
+            && o.workload->evalTimed)
             deps.push_back(param(Kind::EvalOverhead, id, kRidgeOverhead, 1.0, kNoUpper));
         deps.push_back(param(Kind::Overlap, "", kRidgeOverlap, 0.7, 0));
         if (o.platform.nodes > 1)

@@ -27,9 +27,6 @@ constexpr double kReservedGB = 2.0;
 constexpr double kOptimizerPasses = 2;
 // Backward is about two thirds of a step's math: it computes two gradients per forward product.
 constexpr double kBackwardShare = 2.0 / 3.0;
-// Gradients leave in buckets of this size while the backward pass runs (PyTorch
-// DistributedDataParallel's bucket_cap_mb default, 25 MB); the last one cannot be hidden.
-constexpr double kBucketBytes = 25e6;
 // When a host's cores are not known.
 constexpr int kDefaultHostCores = 64;
 // Extrapolation widens the interval by these log-factors (a third more than the calibration's
@@ -370,13 +367,17 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
             = cal.hostJitter * out.overheadS * std::sqrt(2 * std::log(double(platform.nodes)));
     out.communicationS = out.allreduceS + tensorS + out.alltoallS + out.syncS;
     // Buckets go while the backward pass of the last micro-batch runs; the last bucket waits.
-    const double buckets = std::max(1.0, std::ceil(grad / kBucketBytes));
+    // A distributed optimizer sends half the ring's traffic (the reduce-scatter) that way and
+    // the other half (the parameter all-gather) after the step, where nothing hides it.
+    const double buckets = std::max(1.0, std::ceil(grad / w.gradientBucketBytes));
     const double window = kBackwardShare * (out.mathS + out.memoryS) / passes;
     // An implementation that reduces only after the whole backward pass hides nothing.
     double exposedAllreduce = out.allreduceS;
-    if (out.allreduceS > 0 && !w.allreduceAfterBackward)
-        exposedAllreduce
-            = std::max(out.allreduceS / buckets, out.allreduceS - cal.overlap * window);
+    if (out.allreduceS > 0 && !w.allreduceAfterBackward) {
+        const double gatherS = w.parameterGatherAfterStep ? out.allreduceS / 2 : 0;
+        const double hideable = out.allreduceS - gatherS;
+        exposedAllreduce = gatherS + std::max(hideable / buckets, hideable - cal.overlap * window);
+    }
     // Tensor-parallel and all-to-all traffic sit between layers: nothing hides them.
     out.exposedCommS = exposedAllreduce + tensorS + out.alltoallS + out.syncS;
 

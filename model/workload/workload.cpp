@@ -82,6 +82,13 @@ Workload readWorkload(ObjectReader &r)
     w.memoryBytesPerSample = r.has("memoryBytesPerSample") ? r.positive("memoryBytesPerSample")
                                                            : 4 * w.activationBytesPerSample;
     w.allreduceAfterBackward = r.boolean("allreduceAfterBackward", false);
+    if (r.has("gradientBucketBytes"))
+        w.gradientBucketBytes = r.positive("gradientBucketBytes");
+    w.parameterGatherAfterStep = r.boolean("parameterGatherAfterStep", false);
+    if (w.allreduceAfterBackward && w.parameterGatherAfterStep)
+        r.fail(
+            "parameterGatherAfterStep",
+            "expected at most one of \"allreduceAfterBackward\" and \"parameterGatherAfterStep\"");
     w.fp8Share = r.has("fp8Share") ? nonNegative(r, "fp8Share") : 0;
     if (w.fp8Share > 1)
         r.fail("fp8Share", "expected a share between 0 and 1");
@@ -113,6 +120,14 @@ Workload readWorkload(ObjectReader &r)
     w.evalSamples = w.evalTimed || r.has("evalSamples") ? r.positive("evalSamples") : 0;
     w.evalFlopsPerSample
         = w.evalTimed || r.has("evalFlopsPerSample") ? r.positive("evalFlopsPerSample") : 0;
+    if (!w.evalTimed) {
+        // Keys that only price a timed evaluation would be silently ignored: refuse them.
+        for (const char *key :
+             {"evalCostRatio", "evalFixedSeconds", "evalSource", "evalRule", "evalStartSamples"})
+            if (r.has(key))
+                r.fail(key, std::string("an untimed evaluation costs nothing: expected no \"") + key
+                                + "\" with \"evalTimed\": false");
+    }
     if (r.has("evalCostRatio") || r.has("evalFixedSeconds") || r.has("evalSource")) {
         w.measuredEval = Workload::MeasuredEval{r.positive("evalCostRatio"),
                                                 nonNegative(r, "evalFixedSeconds")};

@@ -47,6 +47,12 @@ struct Workload
     // The implementation reduces the gradients only after the whole backward pass (one bucket,
     // or after gradient accumulation), so no backward computation hides the reduction.
     bool allreduceAfterBackward = false;
+    // Gradients leave in buckets of this size while the backward pass runs (PyTorch
+    // DistributedDataParallel's bucket_cap_mb default, 25 MB); the last one cannot be hidden.
+    double gradientBucketBytes = 25e6;
+    // A distributed optimizer: the gradients are reduce-scattered (in buckets, overlapped) and
+    // the updated parameters all-gathered after the step, where nothing hides them.
+    bool parameterGatherAfterStep = false;
     double trainFlopsPerSample = 0; // forward + backward FLOPs of one sample
     double activationBytesPerSample
         = 0; // activation memory kept for the backward pass, at the default precision

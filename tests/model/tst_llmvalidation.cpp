@@ -86,8 +86,9 @@ void TestLlmValidation::megatronIterations()
     // 22.8 % since the fit reads BERT's median samples (the GPT-3 efficiency, which these
     // iterations take without an MLPerf round's software factor, moved 0.726 to 0.712); 13.3 %
     // and 23.5 % since Stable Diffusion's rows joined the fit (11 of them v4.1: the mlperf-4.1
-    // factor moved 0.994 to 0.976, and GPT-3's efficiency 0.712 to 0.708).
-    QVERIFY2(mean <= 0.135 && worst <= 0.237, "worse than the recorded 13.3 % / 23.5 %");
+    // factor moved 0.994 to 0.976, and GPT-3's efficiency 0.712 to 0.708); 13.4 % and 23.7 %
+    // since Stable Diffusion's all-gather alone is exposed (0.708 to 0.707).
+    QVERIFY2(mean <= 0.136 && worst <= 0.239, "worse than the recorded 13.4 % / 23.7 %");
     if (mean > 0.05 || worst > 0.10)
         QEXPECT_FAIL("", "model/llm does not meet the issue's validation target yet", Continue);
     QVERIFY(mean <= 0.05 && worst <= 0.10);

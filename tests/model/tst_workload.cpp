@@ -315,6 +315,20 @@ void TestWorkload::badFiles_data()
     w["evalTimed"] = "no";
     row("evalTimed not a boolean", fileText(w), "at /workloads/0/evalTimed",
         "expected true or false");
+    w = validWorkload();
+    w["evalTimed"] = false;
+    w["evalStartSamples"] = 1000;
+    row("untimed evaluation with a start", fileText(w), "at /workloads/0/evalStartSamples",
+        "an untimed evaluation costs nothing");
+    w = validWorkload();
+    w["allreduceAfterBackward"] = true;
+    w["parameterGatherAfterStep"] = true;
+    row("two gradient schemes", fileText(w), "at /workloads/0/parameterGatherAfterStep",
+        "at most one of");
+    w = validWorkload();
+    w["gradientBucketBytes"] = 0;
+    row("empty gradient bucket", fileText(w), "at /workloads/0/gradientBucketBytes",
+        "greater than zero");
 
     w = validWorkload();
     w["parameters"] = "lots";
