@@ -212,9 +212,11 @@ void readIntraNode(const MlperfSystemFields &fields, const catalog::Gpu &gpu, Sy
     } else if (nvswitch || dgx2Board) {
         // V100-SXM3 exists only on the DGX-2/HGX-2 NVSwitch baseboard.
         spec.intraNode = IntraNode::NvSwitch;
-    } else if (form == "superchip") {
+    } else if (form == "superchip" && gpu.arch == "Blackwell") {
         // A Grace-Blackwell superchip's GPUs reach each other only through NVLink switch trays
-        // (GB200 NVL72: 18 compute trays of 4 GPUs, one NVLink domain), never over PCIe.
+        // (GB200 NVL72: 18 compute trays of 4 GPUs, one NVLink domain), never over PCIe. A
+        // Grace-Hopper superchip (GH200) has one GPU and may sit in a node without NVLink
+        // between nodes' GPUs: the text decides, below.
         spec.intraNode = IntraNode::NvSwitch;
         if (unknown || !nvlink)
             inferred("the Superchip form factor (NVLink switch trays)");

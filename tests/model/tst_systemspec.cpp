@@ -55,6 +55,7 @@ private Q_SLOTS:
     void hosts();
     void intraNode_data();
     void intraNode();
+    void gracehopperFollowsTheText();
     void pcieLimitedByHost();
     void network_data();
     void network();
@@ -451,6 +452,33 @@ void TestSystemSpec::intraNode()
     QTEST(spec.intraNode, "kind");
     QTEST(spec.nvlinkGen, "nvlinkGen");
     QTEST(spec.pcieGen, "pcieGen");
+}
+
+// Only a Grace-Blackwell superchip implies NVLink switch trays. A Grace-Hopper superchip (one
+// GPU; a user's catalog part here, with GH200's published figures) in a node of four is read from
+// the interconnect text like any other part.
+void TestSystemSpec::gracehopperFollowsTheText()
+{
+    catalog::Catalog cat = catalog::Catalog::builtin();
+    cat.addFile(R"({"gpus": [{"id": "GH200-96GB", "name": "NVIDIA GH200 96 GB", "arch": "Hopper",
+        "formFactor": "Superchip", "tflops": {"fp32": 67, "tf32": 494, "fp16": 989, "bf16": 989,
+        "fp8": 1979}, "memGB": 96, "memBwGBps": 4000, "nvlink": {"gen": 4, "links": 18},
+        "pcie": {"gen": 5, "lanes": 16}, "tdpW": 1000, "aliases": ["NVIDIA GH200"],
+        "source": "a test part"}]})",
+                "gh200.json");
+    perf::MlperfSystemFields f = baseRow();
+    f.accelerator = "NVIDIA GH200";
+    f.acceleratorsPerNode = "4";
+    f.acceleratorCount.clear();
+    f.hostProcessor = "Intel(R) Xeon(R) Platinum 8480C";
+    f.acceleratorInterconnect.clear();
+    perf::ParsedSystem p = perf::parseMlperfSystem(f, cat);
+    QVERIFY2(p.spec, p.skipReason.c_str());
+    QCOMPARE(p.spec->intraNode, IntraNode::Pcie);
+    f.accelerator = "NVIDIA GB200"; // the same fields, a Blackwell superchip: switch trays
+    p = perf::parseMlperfSystem(f, cat);
+    QVERIFY2(p.spec, p.skipReason.c_str());
+    QCOMPARE(p.spec->intraNode, IntraNode::NvSwitch);
 }
 
 void TestSystemSpec::pcieLimitedByHost()
