@@ -415,6 +415,13 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
                                     + std::to_string(w.convergence.back().globalBatch) + ")");
         widen.add(kWidenBatch);
     }
+    const auto &rounds = w.convergenceRounds;
+    if (!rounds.empty() && isMlperfRound(out.software)
+        && std::find(rounds.begin(), rounds.end(), out.software) == rounds.end())
+        out.extrapolation.push_back(w.name + "'s convergence table holds for " + rounds.front()
+                                    + (rounds.size() > 1 ? " to " + rounds.back() : std::string())
+                                    + ", not " + out.software
+                                    + ": that round's rules may converge in other samples");
     out.steps = std::ceil(*out.samples / globalBatch);
     out.evaluations = workload::evaluations(w, *out.samples, globalBatch);
     // An evaluation is a pass over the evaluation set, shared by every GPU, plus a fixed cost.

@@ -146,6 +146,13 @@ Workload readWorkload(ObjectReader &r)
                "expected fp32, tf32, fp16, bf16 or fp8; found \"" + w.defaultPrecision + "\"");
     w.qualityTarget = r.string("qualityTarget");
     w.convergence = readConvergence(r);
+    w.convergenceRounds = r.strings("convergenceRounds");
+    for (const std::string &round : w.convergenceRounds)
+        if (!round.starts_with("mlperf-"))
+            r.fail("convergenceRounds",
+                   "expected MLPerf rounds such as \"mlperf-4.1\", found \"" + round + "\"");
+    if (!w.convergenceRounds.empty() && w.convergence.empty())
+        r.fail("convergenceRounds", "expected a \"convergence\" table for these rounds");
     return w;
 }
 

@@ -89,6 +89,9 @@ struct Workload
     std::string defaultPrecision;              // "fp16", "bf16", "tf32", "fp32"
     std::string qualityTarget;                 // "75.9% top-1"
     std::vector<ConvergencePoint> convergence; // sorted by globalBatch
+    // The MLPerf rounds ("mlperf-4.1") whose rules and reference hyperparameters the table holds
+    // for; a prediction for another round says so. Empty: every round.
+    std::vector<std::string> convergenceRounds;
 };
 
 class Library

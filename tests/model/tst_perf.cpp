@@ -450,6 +450,25 @@ void TestPerf::evaluationAndTimeToTrain()
     QVERIFY(!n.timeToTrainMin);
     QVERIFY(hasNote(n, "no convergence table"));
     CLAB_NEAR(n.stepS, step);
+
+    // A table that holds for some MLPerf rounds (Stable Diffusion's v3.1 to v4.1 RCPs): another
+    // round's prediction says so; the same samples still train it.
+    workload::Workload rounds = testWorkload();
+    rounds.convergenceRounds = {"mlperf-4.0", "mlperf-4.1"};
+    perf::Calibration c = testCalibration();
+    c.software = {{"mlperf-4.1", 1.0}, {"mlperf-5.0", 1.0}};
+    auto says = [](const perf::Prediction &r) {
+        return std::any_of(r.extrapolation.begin(), r.extrapolation.end(), [](const auto &e) {
+            return e.find("convergence table holds for mlperf-4.0 to mlperf-4.1") != e.npos;
+        });
+    };
+    const perf::Prediction in
+        = perf::predict(p, rounds, 64, perf::Precision::Fp16, c, "mlperf-4.1");
+    const perf::Prediction out
+        = perf::predict(p, rounds, 64, perf::Precision::Fp16, c, "mlperf-5.0");
+    QVERIFY(!says(in));
+    QVERIFY(says(out));
+    QCOMPARE(*out.samples, *in.samples);
 }
 
 void TestPerf::evaluationRules()

@@ -326,6 +326,15 @@ void TestWorkload::badFiles_data()
     row("two gradient schemes", fileText(w), "at /workloads/0/parameterGatherAfterStep",
         "at most one of");
     w = validWorkload();
+    w["convergenceRounds"] = {"4.1"};
+    row("round without its family", fileText(w), "at /workloads/0/convergenceRounds",
+        "expected MLPerf rounds such as");
+    w = validWorkload();
+    w["convergenceRounds"] = {"mlperf-4.1"};
+    w.erase("convergence");
+    row("rounds without a table", fileText(w), "at /workloads/0/convergenceRounds",
+        "expected a \"convergence\" table");
+    w = validWorkload();
     w["gradientBucketBytes"] = 0;
     row("empty gradient bucket", fileText(w), "at /workloads/0/gradientBucketBytes",
         "greater than zero");
