@@ -149,9 +149,10 @@ void TestLlmValidation::narayananTable1()
     const double mean = sum / double(rows.size());
     std::printf("  mean absolute error %.1f %%, largest %.1f %% (target 5 %% and 10 %%)\n",
                 100 * mean, 100 * worst);
-    if (mean > 0.05 || worst > 0.10)
-        QEXPECT_FAIL("", "model/llm does not meet the issue's validation target yet", Continue);
-    QVERIFY(mean <= 0.05 && worst <= 0.10);
+    // Within the target, and no worse than recorded (3.3 % and 8.1 %, 2026-12-06): a
+    // regression fails even while it stays inside the target.
+    QVERIFY2(mean <= 0.05 && worst <= 0.10, "outside the issue's 5 % / 10 % target");
+    QVERIFY2(mean <= 0.034 && worst <= 0.082, "worse than the recorded 3.3 % / 8.1 %");
 }
 
 QTEST_APPLESS_MAIN(TestLlmValidation)
