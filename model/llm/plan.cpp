@@ -149,7 +149,8 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
     // Only SXM boards sit on an NVSwitch baseboard, and a GB200's GPUs on the NVL72's switch
     // trays; PCIe and NVL cards pair up over bridges, so a node's tensor-parallel group crosses
     // PCIe.
-    const bool switched = gpu->formFactor.starts_with("SXM") || gpu->formFactor == "Superchip";
+    const bool switched = gpu->formFactor.starts_with("SXM")
+                          || (gpu->formFactor == "Superchip" && gpu->arch == "Blackwell");
     if (nvlink && gpu->nvlinkLinks > 0 && switched) {
         // A node is one NVLink domain: no larger than the largest NVSwitch system of the GPU's
         // generation (8 H100s on an HGX board; a 16-GPU node of them would be two domains).

@@ -7,6 +7,7 @@
 #include "util/jsonreader.h"
 
 #include <algorithm>
+#include <regex>
 #include <cctype>
 #include <cmath>
 
@@ -85,6 +86,10 @@ Workload readWorkload(ObjectReader &r)
     if (r.has("gradientBucketBytes"))
         w.gradientBucketBytes = r.positive("gradientBucketBytes");
     w.parameterGatherAfterStep = r.boolean("parameterGatherAfterStep", false);
+    if (w.allreduceAfterBackward && r.has("gradientBucketBytes"))
+        r.fail("gradientBucketBytes",
+               "expected no bucket size with \"allreduceAfterBackward\" (one reduction after the "
+               "backward pass)");
     if (w.allreduceAfterBackward && w.parameterGatherAfterStep)
         r.fail(
             "parameterGatherAfterStep",
@@ -117,13 +122,12 @@ Workload readWorkload(ObjectReader &r)
     w.datasetSamples = r.positive("datasetSamples");
     w.evalTimed = r.boolean("evalTimed", true);
     // An untimed evaluation costs nothing, so its size is not needed.
-    w.evalSamples = w.evalTimed || r.has("evalSamples") ? r.positive("evalSamples") : 0;
-    w.evalFlopsPerSample
-        = w.evalTimed || r.has("evalFlopsPerSample") ? r.positive("evalFlopsPerSample") : 0;
+    w.evalSamples = w.evalTimed ? r.positive("evalSamples") : 0;
+    w.evalFlopsPerSample = w.evalTimed ? r.positive("evalFlopsPerSample") : 0;
     if (!w.evalTimed) {
         // Keys that only price a timed evaluation would be silently ignored: refuse them.
-        for (const char *key :
-             {"evalCostRatio", "evalFixedSeconds", "evalSource", "evalRule", "evalStartSamples"})
+        for (const char *key : {"evalSamples", "evalFlopsPerSample", "evalCostRatio",
+                                "evalFixedSeconds", "evalSource", "evalRule", "evalStartSamples"})
             if (r.has(key))
                 r.fail(key, std::string("an untimed evaluation costs nothing: expected no \"") + key
                                 + "\" with \"evalTimed\": false");
@@ -147,10 +151,15 @@ Workload readWorkload(ObjectReader &r)
     w.qualityTarget = r.string("qualityTarget");
     w.convergence = readConvergence(r);
     w.convergenceRounds = r.strings("convergenceRounds");
-    for (const std::string &round : w.convergenceRounds)
-        if (!round.starts_with("mlperf-"))
-            r.fail("convergenceRounds",
-                   "expected MLPerf rounds such as \"mlperf-4.1\", found \"" + round + "\"");
+    // Rounds as the calibration names them, "mlperf-" and a version: "mlperf-v4.1" would never
+    // match and flag every prediction.
+    static const std::regex round(R"(mlperf-[0-9]+\.[0-9]+)");
+    for (std::size_t i = 0; i < w.convergenceRounds.size(); ++i) {
+        const std::string &name = w.convergenceRounds[i];
+        if (!std::regex_match(name, round))
+            r.fail("convergenceRounds", "expected MLPerf rounds such as \"mlperf-4.1\"; item "
+                                            + std::to_string(i) + " is \"" + name + "\"");
+    }
     if (!w.convergenceRounds.empty() && w.convergence.empty())
         r.fail("convergenceRounds", "expected a \"convergence\" table for these rounds");
     return w;

@@ -317,6 +317,8 @@ void TestWorkload::badFiles_data()
         "expected true or false");
     w = validWorkload();
     w["evalTimed"] = false;
+    w.erase("evalSamples");
+    w.erase("evalFlopsPerSample");
     w["evalStartSamples"] = 1000;
     row("untimed evaluation with a start", fileText(w), "at /workloads/0/evalStartSamples",
         "an untimed evaluation costs nothing");
@@ -326,14 +328,23 @@ void TestWorkload::badFiles_data()
     row("two gradient schemes", fileText(w), "at /workloads/0/parameterGatherAfterStep",
         "at most one of");
     w = validWorkload();
-    w["convergenceRounds"] = {"4.1"};
-    row("round without its family", fileText(w), "at /workloads/0/convergenceRounds",
-        "expected MLPerf rounds such as");
+    w["convergenceRounds"] = {"mlperf-4.1", "mlperf-v5.0"};
+    row("round spelt as MLPerf's repository", fileText(w), "at /workloads/0/convergenceRounds",
+        "item 1 is \"mlperf-v5.0\"");
     w = validWorkload();
     w["convergenceRounds"] = {"mlperf-4.1"};
     w.erase("convergence");
     row("rounds without a table", fileText(w), "at /workloads/0/convergenceRounds",
         "expected a \"convergence\" table");
+    w = validWorkload();
+    w["evalTimed"] = false;
+    row("untimed evaluation with its size", fileText(w), "at /workloads/0/evalSamples",
+        "an untimed evaluation costs nothing");
+    w = validWorkload();
+    w["allreduceAfterBackward"] = true;
+    w["gradientBucketBytes"] = 1e8;
+    row("buckets with one reduction", fileText(w), "at /workloads/0/gradientBucketBytes",
+        "expected no bucket size");
     w = validWorkload();
     w["gradientBucketBytes"] = 0;
     row("empty gradient bucket", fileText(w), "at /workloads/0/gradientBucketBytes",
