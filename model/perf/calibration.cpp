@@ -55,12 +55,6 @@ Map readMap(ObjectReader &r, const char *key)
     return out;
 }
 
-bool isRound(std::string_view key)
-{
-    return key.substr(0, 7) == "mlperf-" && key.size() > 7
-           && std::isdigit(static_cast<unsigned char>(key[7]));
-}
-
 double roundNumber(std::string_view key)
 {
     return std::atof(std::string(key.substr(7)).c_str());
@@ -245,7 +239,7 @@ std::pair<double, double> Calibration::frameworkSpread(std::string_view id) cons
 {
     std::vector<double> own, stacks;
     for (const auto &[key, v] : software) {
-        if (isRound(key))
+        if (workload::isMlperfRound(key))
             continue;
         stacks.push_back(v);
         if (const auto it = benchSoftware.find(std::string(id) + "/" + key);
@@ -268,7 +262,7 @@ double Calibration::softwareFactor(std::string_view id, std::string_view stack,
     };
     if (const auto it = software.find(stack); it != software.end())
         return it->second * benchFactor(it->first);
-    if (!isRound(stack)) {
+    if (!workload::isMlperfRound(stack)) {
         if (note && !stack.empty())
             *note = "software \"" + std::string(stack) + "\" is not calibrated: no software factor";
         return 1;
@@ -277,7 +271,7 @@ double Calibration::softwareFactor(std::string_view id, std::string_view stack,
     const double want = roundNumber(stack);
     const std::string *before = nullptr, *after = nullptr;
     for (const auto &[key, v] : software) {
-        if (!isRound(key))
+        if (!workload::isMlperfRound(key))
             continue;
         const double x = roundNumber(key);
         if (x <= want && (!before || x > roundNumber(*before)))
@@ -314,11 +308,6 @@ Interval Calibration::interval(std::string_view id, std::string_view arch) const
     }
     // No held-out rows at all (a calibration written by hand): say so by a wide interval.
     return {-0.4, 0.4, 0};
-}
-
-bool isMlperfRound(std::string_view stack)
-{
-    return isRound(stack);
 }
 
 } // namespace clab::perf

@@ -93,9 +93,6 @@ struct Calibration
     Interval interval(std::string_view bench, std::string_view arch) const;
 };
 
-// "mlperf-4.1" and the like: a stack that is an MLPerf round.
-bool isMlperfRound(std::string_view stack);
-
 // "4.1" -> "mlperf-4.1"; "dle" -> "ngc-dle"; other names unchanged.
 std::string softwareKey(std::string_view roundOrStack);
 

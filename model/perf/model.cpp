@@ -215,7 +215,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const double software = cal.softwareFactor(w.calibrationKey(), out.software, &softwareNote);
     if (!softwareNote.empty()) {
         out.extrapolation.push_back(softwareNote);
-        if (!out.software.empty() && !isMlperfRound(out.software)) {
+        if (!out.software.empty() && !workload::isMlperfRound(out.software)) {
             // A framework stack of its own: it may run as fast or as slow as the calibrated
             // framework stacks do (time scales with the factor; held out, these stacks are
             // missed by up to 3x), not merely within a round's drift.
@@ -418,7 +418,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // A table measured under other rules (MLPerf changes a benchmark's hyperparameters between
     // rounds) may be off by as much as a batch outside it: widen as much.
     const auto &rounds = w.convergenceRounds;
-    if (!rounds.empty() && isMlperfRound(out.software)
+    if (!rounds.empty() && workload::isMlperfRound(out.software)
         && std::find(rounds.begin(), rounds.end(), out.software) == rounds.end()) {
         std::string list;
         for (const std::string &r : rounds)

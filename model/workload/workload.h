@@ -94,6 +94,9 @@ struct Workload
     std::vector<std::string> convergenceRounds;
 };
 
+// "mlperf-4.1" and the like: a software stack or key that names an MLPerf round.
+bool isMlperfRound(std::string_view name);
+
 class Library
 {
 public:
