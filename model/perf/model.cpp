@@ -204,10 +204,16 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     }
     const BenchParams *calibrated = cal.params(w.calibrationKey());
     const BenchParams bp = calibrated ? *calibrated : cal.typical();
-    if (!calibrated)
+    if (!calibrated) {
         out.extrapolation.push_back(w.name
                                     + " has no calibration rows: physics with the median "
                                       "factors of the calibrated benchmarks");
+    } else if (calibrated->rows > 0 && calibrated->rows < kFewRows) {
+        out.extrapolation.push_back(w.name + " is calibrated on " + std::to_string(calibrated->rows)
+                                    + (calibrated->rows == 1 ? " row" : " rows")
+                                    + ": too few to know its spread");
+        widen.add(kWidenFewRows);
+    }
     if (!cal.sawArchitecture(gpu.arch))
         out.extrapolation.push_back("no " + gpu.arch
                                     + " GPU among the calibration rows (or fewer than 8)");
@@ -321,8 +327,11 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     if (!std::isfinite(drivesS))
         drivesS = 0;
     double ringS = took[std::size_t(fabric::FlowClass::Ring)];
+    // Latency is paid by every collective, so by every bucket: kept apart for the exposure below.
+    double latencyS = 0;
     if (ringSize > 1)
-        ringS += 2.0 * (ringSize - 1) * platform.ringLatencyUs * 1e-6;
+        latencyS += 2.0 * (ringSize - 1) * platform.ringLatencyUs * 1e-6;
+    ringS += latencyS;
     double interS = 0;
     if (nodeGroups > 1 && platform.cluster) {
         // Every GPU all-reduces its 1/ringSize shard with its peers in the other nodes, all at
@@ -332,8 +341,9 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         // After the reduce-scatter each GPU holds 1/ringSize of the gradients; all GPUs of a node
         // exchange theirs between nodes at once over the node's NICs. Large jobs use trees, whose
         // latency grows with log2 of the node count.
-        interS = 2.0 * (nodeGroups - 1) / nodeGroups * grad / (platform.networkGBps * 1e9)
-                 + 2.0 * std::log2(double(nodeGroups)) * platform.networkLatencyUs * 1e-6;
+        const double treeS = 2.0 * std::log2(double(nodeGroups)) * platform.networkLatencyUs * 1e-6;
+        interS = 2.0 * (nodeGroups - 1) / nodeGroups * grad / (platform.networkGBps * 1e9) + treeS;
+        latencyS += treeS;
     }
     interS = std::max(interS, took[std::size_t(fabric::FlowClass::Network)]);
     out.allreduceS = ringS + interS;
@@ -369,14 +379,18 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // Buckets go while the backward pass of the last micro-batch runs; the last bucket waits.
     // A distributed optimizer sends half the ring's traffic (the reduce-scatter) that way and
     // the other half (the parameter all-gather) after the step, where nothing hides it.
-    const double buckets = std::max(1.0, std::ceil(grad / w.gradientBucketBytes));
+    // At least one full bucket's time shows (all of it when the gradients fit in one); counted
+    // in whole buckets, the exposure would drop when the gradients just pass a bucket multiple.
+    const double buckets = std::max(1.0, grad / w.gradientBucketBytes);
     const double window = kBackwardShare * (out.mathS + out.memoryS) / passes;
     // An implementation that reduces only after the whole backward pass hides nothing.
     double exposedAllreduce = out.allreduceS;
     if (out.allreduceS > 0 && !w.allreduceAfterBackward) {
-        const double gatherS = w.parameterGatherAfterStep ? out.allreduceS / 2 : 0;
+        const double half = w.parameterGatherAfterStep ? 0.5 : 1;
+        const double gatherS = out.allreduceS * (1 - half);
         const double hideable = out.allreduceS - gatherS;
-        exposedAllreduce = gatherS + std::max(hideable / buckets, hideable - cal.overlap * window);
+        const double lastBucket = (hideable - latencyS * half) / buckets + latencyS * half;
+        exposedAllreduce = gatherS + std::max(lastBucket, hideable - cal.overlap * window);
     }
     // Tensor-parallel and all-to-all traffic sit between layers: nothing hides them.
     out.exposedCommS = exposedAllreduce + tensorS + out.alltoallS + out.syncS;
