@@ -102,6 +102,10 @@ Gpu readGpu(ObjectReader &r)
         g.achieved.memBwGBps = ar.optionalNumber("memBwGBps");
         if (g.achieved.memBwGBps && !(*g.achieved.memBwGBps > 0))
             ar.fail("memBwGBps", "expected a bandwidth greater than zero");
+        g.achieved.warpMmaShare = ar.optionalNumber("warpMmaShare");
+        if (g.achieved.warpMmaShare
+            && !(*g.achieved.warpMmaShare > 0 && *g.achieved.warpMmaShare <= 1))
+            ar.fail("warpMmaShare", "expected a share of the GEMM rate, above 0 and at most 1");
         g.achieved.source = ar.string("source");
         if (g.achieved.source.empty())
             ar.fail("source", "every measured figure needs a source");

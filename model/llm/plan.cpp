@@ -113,10 +113,13 @@ Hardware computeOf(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
     if (!rates.note.empty())
         hw.notes.push_back(rates.note);
     // One constant for every transformer: the GEMM efficiency ComposeLab's calibration fits to
-    // MLPerf GPT-3 175B results (datasets/calibration.json, benchmark gpt3).
-    const perf::BenchParams *gpt3 = perf::Calibration::builtin().params("gpt3");
+    // MLPerf GPT-3 175B results (datasets/calibration.json, benchmark gpt3), with the software of
+    // the newest calibrated round, as `predict` runs GPT-3 by default.
+    const perf::Calibration &cal = perf::Calibration::builtin();
+    const perf::BenchParams *gpt3 = cal.params("gpt3");
+    const double software = cal.softwareFactor("gpt3", cal.defaultSoftware);
     hw.efficiency
-        = gpt3 ? gpt3->gemmEfficiency : perf::Calibration::builtin().typical().gemmEfficiency;
+        = std::min(1.0, (gpt3 ? gpt3->gemmEfficiency : cal.typical().gemmEfficiency) / software);
 
     return hw;
 }

@@ -102,6 +102,18 @@ double gemmTflops(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &
     return peak(gpu.tflops, path).value_or(0) * share;
 }
 
+double warpMmaShare(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
+{
+    if (gpu.achieved.warpMmaShare)
+        return *gpu.achieved.warpMmaShare;
+    std::vector<double> same;
+    for (const auto &[id, g] : catalog.gpus()) {
+        if (g.arch == gpu.arch && g.achieved.warpMmaShare)
+            same.push_back(*g.achieved.warpMmaShare);
+    }
+    return same.empty() ? 1 : median(same);
+}
+
 } // namespace
 
 GpuRates gpuRates(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &catalog)
@@ -114,6 +126,7 @@ GpuRates gpuRates(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &
     r.gemmFlops = gemmTflops(gpu, matrix, catalog, r.estimated, r.note) * 1e12;
     if (p == Precision::Fp8 && gpu.tflops.fp8)
         r.fp8Flops = gemmTflops(gpu, Precision::Fp8, catalog, r.estimated, r.note) * 1e12;
+    r.warpMmaShare = warpMmaShare(gpu, catalog);
     if (gpu.achieved.memBwGBps) {
         r.memBytesPerS = *gpu.achieved.memBwGBps * 1e9;
     } else {

@@ -22,6 +22,9 @@ struct GpuRates
     double fp8Flops = 0;  // FLOP/s of FP8 matrices; 0 when the GPU has none
     double memBytesPerS = 0;
     double peakFlops = 0; // dense datasheet peak of the precision actually run
+    // Share of gemmFlops that kernels on warp-level mma.sync reach: the GPU's own, else that of
+    // measured parts of its architecture (a Hopper without the figure is still a Hopper), else 1.
+    double warpMmaShare = 1;
     bool estimated = false;
     std::string note; // what was estimated or substituted, for the report
 };

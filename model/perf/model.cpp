@@ -236,8 +236,11 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // measured GEMM rate: no benchmark runs faster than the GPU's own large GEMMs.
     out.gemmEfficiency = std::min(1.0, bp.gemmEfficiency / software);
     const double fp8 = out.precision == Precision::Fp8 && rates.fp8Flops > 0 ? w.fp8Share : 0;
+    // Kernels on the older warp-level instructions do not reach a warpgroup path's rate.
+    const double path = w.warpMmaKernels ? rates.warpMmaShare : 1;
     const double secondsPerFlop
-        = ((1 - fp8) / rates.gemmFlops + (fp8 > 0 ? fp8 / rates.fp8Flops : 0)) / out.gemmEfficiency;
+        = ((1 - fp8) / rates.gemmFlops + (fp8 > 0 ? fp8 / rates.fp8Flops : 0)) / out.gemmEfficiency
+          / path;
     const double mathPerSample = w.trainFlopsPerSample * secondsPerFlop;
     const double memoryPerSample = w.memoryBytesPerSample * bp.memoryScale
                                    * elementBytes(out.precision) / 2 / rates.memBytesPerS;

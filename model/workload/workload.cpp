@@ -85,6 +85,7 @@ Workload readWorkload(ObjectReader &r)
     if (r.has("gradientBucketBytes"))
         w.gradientBucketBytes = r.positive("gradientBucketBytes");
     w.parameterGatherAfterStep = r.boolean("parameterGatherAfterStep", false);
+    w.warpMmaKernels = r.boolean("warpMmaKernels", false);
     if (w.allreduceAfterBackward && r.has("gradientBucketBytes"))
         r.fail("gradientBucketBytes",
                "expected no bucket size with \"allreduceAfterBackward\" (one reduction after the "

@@ -87,8 +87,10 @@ void TestLlmValidation::megatronIterations()
     // iterations take without an MLPerf round's software factor, moved 0.726 to 0.712); 13.3 %
     // and 23.5 % since Stable Diffusion's rows joined the fit (11 of them v4.1: the mlperf-4.1
     // factor moved 0.994 to 0.976, and GPT-3's efficiency 0.712 to 0.708); 13.4 % and 23.7 %
-    // since Stable Diffusion's all-gather alone is exposed (0.708 to 0.707).
-    QVERIFY2(mean <= 0.136 && worst <= 0.239, "worse than the recorded 13.4 % / 23.7 %");
+    // since Stable Diffusion's all-gather alone is exposed (0.708 to 0.707); 10.8 % and 19.9 %
+    // since the planner takes GPT-3's efficiency with the newest round's software factor, as
+    // `predict` does (0.680 / 0.947 = 0.718), not the factor-1 value the fit shares with it.
+    QVERIFY2(mean <= 0.109 && worst <= 0.200, "worse than the recorded 10.8 % / 19.9 %");
     if (mean > 0.05 || worst > 0.10)
         QEXPECT_FAIL("", "model/llm does not meet the issue's validation target yet", Continue);
     QVERIFY(mean <= 0.05 && worst <= 0.10);
@@ -149,10 +151,10 @@ void TestLlmValidation::narayananTable1()
     const double mean = sum / double(rows.size());
     std::printf("  mean absolute error %.1f %%, largest %.1f %% (target 5 %% and 10 %%)\n",
                 100 * mean, 100 * worst);
-    // Within the target, and no worse than recorded (3.3 % and 8.1 %, 2026-12-06): a
+    // Within the target, and no worse than recorded (3.1 % and 6.1 %, 2026-12-06): a
     // regression fails even while it stays inside the target.
     QVERIFY2(mean <= 0.05 && worst <= 0.10, "outside the issue's 5 % / 10 % target");
-    QVERIFY2(mean <= 0.034 && worst <= 0.082, "worse than the recorded 3.3 % / 8.1 %");
+    QVERIFY2(mean <= 0.032 && worst <= 0.062, "worse than the recorded 3.1 % / 6.1 %");
 }
 
 QTEST_APPLESS_MAIN(TestLlmValidation)

@@ -15,6 +15,7 @@ private Q_SLOTS:
     void computeMathBound();
     void computeMemoryBound();
     void fp8AndSoftware();
+    void warpMmaKernels();
     void inputDecodeBound();
     void inputLoaders();
     void inputStorageBound();
@@ -134,6 +135,36 @@ void TestPerf::fp8AndSoftware()
     for (const std::string &e : unknown.extrapolation)
         said = said || e.find("mlperf-9.9") != std::string::npos;
     QVERIFY(said);
+}
+
+void TestPerf::warpMmaKernels()
+{
+    // A GPU whose warp-level mma.sync kernels reach half its measured GEMM rate (a faster
+    // warpgroup path, as Hopper's): a workload built on such kernels does its math at 40 TFLOP/s
+    // x 0.5 efficiency, twice the time; its memory terms do not move.
+    catalog::Gpu gpu = testGpu();
+    gpu.achieved.warpMmaShare = 0.5;
+    workload::Workload warp = testWorkload();
+    warp.warpMmaKernels = true;
+    perf::Prediction r
+        = perf::predict(testPlatform(gpu), warp, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(r.mathS, 2 * kMath);
+    CLAB_NEAR(r.memoryS, kMemory);
+    CLAB_NEAR(r.optimizerS, kOptimizer);
+    // Large GEMMs on the same GPU, and the same kernels on a GPU without a faster path (its
+    // measured GEMMs are such kernels): the measured rate.
+    r = perf::predict(testPlatform(gpu), testWorkload(), 64, perf::Precision::Fp16,
+                      testCalibration());
+    CLAB_NEAR(r.mathS, kMath);
+    r = perf::predict(testPlatform(testGpu()), warp, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(r.mathS, kMath);
+    // A Hopper without the figure (a user's part) takes the shipped Hopper parts' measured share.
+    catalog::Gpu hopper = testGpu();
+    hopper.arch = "Hopper";
+    const catalog::Gpu *h100 = catalog::Catalog::builtin().gpu("H100-SXM5-80GB");
+    QVERIFY(h100 && h100->achieved.warpMmaShare && *h100->achieved.warpMmaShare < 1);
+    r = perf::predict(testPlatform(hopper), warp, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(r.mathS, kMath / *h100->achieved.warpMmaShare);
 }
 
 void TestPerf::inputDecodeBound()

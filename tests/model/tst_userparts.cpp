@@ -71,6 +71,10 @@ void TestUserParts::refusesWithThePlace_data()
     QTest::newRow("achieved above peak")
         << QStringLiteral("tflops") << QStringLiteral(R"({"fp16": 10, "fp32": 1})")
         << QStringLiteral("/gpus/0/achieved") << QStringLiteral("above the dense peak");
+    QTest::newRow("warp share above 1")
+        << QStringLiteral("achieved")
+        << QStringLiteral(R"({"gemmTflops": {"fp16": 200}, "warpMmaShare": 1.5, "source": "s"})")
+        << QStringLiteral("/gpus/0/achieved/warpMmaShare") << QStringLiteral("at most 1");
     QTest::newRow("no source") << QStringLiteral("source") << QStringLiteral(R"("")")
                                << QStringLiteral("/gpus/0/source")
                                << QStringLiteral("needs a source");
