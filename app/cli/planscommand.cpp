@@ -7,6 +7,7 @@
 #include "fabric/analysis.h"
 #include "llm/plan.h"
 #include "llm/shape.h"
+#include "perf/calibration.h"
 #include "perf/platform.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
@@ -264,8 +265,9 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
     }
     std::snprintf(buf, sizeof buf,
                   "  compute at %.0f TFLOP/s (measured GEMM rate) x %.3f (GEMM efficiency of "
-                  "MLPerf GPT-3, datasets/calibration.json)\n",
-                  hw.gemmFlops / 1e12, hw.efficiency);
+                  "MLPerf GPT-3 with %s software, datasets/calibration.json)\n",
+                  hw.gemmFlops / 1e12, hw.efficiency,
+                  perf::Calibration::builtin().defaultSoftware.c_str());
     out << buf;
     for (const std::string &note : hw.notes)
         out << "  " << note << "\n";

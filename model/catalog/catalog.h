@@ -48,8 +48,8 @@ struct Achieved
     Tflops gemmTflops;
     std::optional<double> memBwGBps;
     // GPUs with a faster warpgroup matrix path (Hopper's wgmma): the share of the measured GEMM
-    // rate that kernels built on the older warp-level mma.sync reach. Absent: 1 (on earlier GPUs
-    // the measured GEMMs are such kernels).
+    // rate that kernels built on the older warp-level mma.sync reach. Absent: the measured parts
+    // of the same architecture's, else 1 (on earlier GPUs the measured GEMMs are such kernels).
     std::optional<double> warpMmaShare;
     std::string source;
 };

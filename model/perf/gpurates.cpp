@@ -127,6 +127,7 @@ GpuRates gpuRates(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &
     if (p == Precision::Fp8 && gpu.tflops.fp8)
         r.fp8Flops = gemmTflops(gpu, Precision::Fp8, catalog, r.estimated, r.note) * 1e12;
     r.warpMmaShare = warpMmaShare(gpu, catalog);
+    r.warpMmaFromPeers = !gpu.achieved.warpMmaShare && r.warpMmaShare < 1;
     if (gpu.achieved.memBwGBps) {
         r.memBytesPerS = *gpu.achieved.memBwGBps * 1e9;
     } else {

@@ -25,6 +25,7 @@ struct GpuRates
     // Share of gemmFlops that kernels on warp-level mma.sync reach: the GPU's own, else that of
     // measured parts of its architecture (a Hopper without the figure is still a Hopper), else 1.
     double warpMmaShare = 1;
+    bool warpMmaFromPeers = false; // this GPU has no figure of its own
     bool estimated = false;
     std::string note; // what was estimated or substituted, for the report
 };

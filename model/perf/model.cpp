@@ -234,13 +234,22 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     }
     // Software speeds the memory-bound kernels and overheads, and the matrix math only up to the
     // measured GEMM rate: no benchmark runs faster than the GPU's own large GEMMs.
-    out.gemmEfficiency = std::min(1.0, bp.gemmEfficiency / software);
+    // Kernels on the older warp-level instructions (their share of the matrix FLOPs) do not reach
+    // a warpgroup path's rate; FP32 runs on the plain cores either way. The reported efficiency
+    // is the share of the measured GEMM rate the matrix math really reaches.
+    const double warp = out.precision == Precision::Fp32 ? 0 : w.warpMmaFlopShare;
+    const double path = 1 / (1 - warp + warp / rates.warpMmaShare);
+    out.gemmEfficiency = std::min(1.0, bp.gemmEfficiency / software) * path;
+    if (path < 1)
+        out.notes.push_back(
+            std::to_string(int(warp * 100 + 0.5)) + " % of " + w.name
+            + "'s matrix FLOPs run in warp-level mma.sync kernels, at "
+            + std::to_string(int(rates.warpMmaShare * 100 + 0.5)) + " % of the " + gpu.name
+            + "'s GEMM rate"
+            + (rates.warpMmaFromPeers ? " (as measured " + gpu.arch + " parts reach)" : ""));
     const double fp8 = out.precision == Precision::Fp8 && rates.fp8Flops > 0 ? w.fp8Share : 0;
-    // Kernels on the older warp-level instructions do not reach a warpgroup path's rate.
-    const double path = w.warpMmaKernels ? rates.warpMmaShare : 1;
     const double secondsPerFlop
-        = ((1 - fp8) / rates.gemmFlops + (fp8 > 0 ? fp8 / rates.fp8Flops : 0)) / out.gemmEfficiency
-          / path;
+        = ((1 - fp8) / rates.gemmFlops + (fp8 > 0 ? fp8 / rates.fp8Flops : 0)) / out.gemmEfficiency;
     const double mathPerSample = w.trainFlopsPerSample * secondsPerFlop;
     const double memoryPerSample = w.memoryBytesPerSample * bp.memoryScale
                                    * elementBytes(out.precision) / 2 / rates.memBytesPerS;
@@ -330,12 +339,13 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     if (!std::isfinite(drivesS))
         drivesS = 0;
     double ringS = took[std::size_t(fabric::FlowClass::Ring)];
-    // Latency is paid by every collective, so by every bucket: kept apart for the exposure below.
+    // One collective's latency (ring hops, and the tree between nodes below); every bucket's
+    // collective pays it. The cluster topologies' all-reduce gives its latency within its time.
     double latencyS = 0;
     if (ringSize > 1)
         latencyS += 2.0 * (ringSize - 1) * platform.ringLatencyUs * 1e-6;
     ringS += latencyS;
-    double interS = 0;
+    double interS = 0, treeS = 0;
     if (nodeGroups > 1 && platform.cluster) {
         // Every GPU all-reduces its 1/ringSize shard with its peers in the other nodes, all at
         // once over the cluster's topology (model/cluster's algorithm for that family).
@@ -344,12 +354,16 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         // After the reduce-scatter each GPU holds 1/ringSize of the gradients; all GPUs of a node
         // exchange theirs between nodes at once over the node's NICs. Large jobs use trees, whose
         // latency grows with log2 of the node count.
-        const double treeS = 2.0 * std::log2(double(nodeGroups)) * platform.networkLatencyUs * 1e-6;
+        treeS = 2.0 * std::log2(double(nodeGroups)) * platform.networkLatencyUs * 1e-6;
         interS = 2.0 * (nodeGroups - 1) / nodeGroups * grad / (platform.networkGBps * 1e9) + treeS;
-        latencyS += treeS;
     }
-    interS = std::max(interS, took[std::size_t(fabric::FlowClass::Network)]);
-    out.allreduceS = ringS + interS;
+    interS = std::max(interS, took[std::size_t(fabric::FlowClass::Network)] + treeS);
+    latencyS += treeS;
+    // Gradients leave in buckets while the backward pass runs, each its own collective. Counted
+    // as a share (not whole buckets), so that more gradient never shows less.
+    const double buckets
+        = w.allreduceAfterBackward ? 1.0 : std::max(1.0, grad / w.gradientBucketBytes);
+    out.allreduceS = grad > 0 ? ringS + interS + (buckets - 1) * latencyS : 0;
     double tensorS = 0;
     const double intraGBps = platform.ringGBps > 0 ? platform.ringGBps : 1;
     if (out.plan.tensor > 1) {
@@ -382,9 +396,6 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // Buckets go while the backward pass of the last micro-batch runs; the last bucket waits.
     // A distributed optimizer sends half the ring's traffic (the reduce-scatter) that way and
     // the other half (the parameter all-gather) after the step, where nothing hides it.
-    // At least one full bucket's time shows (all of it when the gradients fit in one); counted
-    // in whole buckets, the exposure would drop when the gradients just pass a bucket multiple.
-    const double buckets = std::max(1.0, grad / w.gradientBucketBytes);
     const double window = kBackwardShare * (out.mathS + out.memoryS) / passes;
     // An implementation that reduces only after the whole backward pass hides nothing.
     double exposedAllreduce = out.allreduceS;
@@ -392,7 +403,9 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         const double half = w.parameterGatherAfterStep ? 0.5 : 1;
         const double gatherS = out.allreduceS * (1 - half);
         const double hideable = out.allreduceS - gatherS;
-        const double lastBucket = (hideable - latencyS * half) / buckets + latencyS * half;
+        // The last bucket: its share of the bytes and a whole collective's latency.
+        const double lastBucket
+            = (hideable - buckets * latencyS * half) / buckets + latencyS * half;
         exposedAllreduce = gatherS + std::max(lastBucket, hideable - cal.overlap * window);
     }
     // Tensor-parallel and all-to-all traffic sit between layers: nothing hides them.

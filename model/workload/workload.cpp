@@ -85,7 +85,9 @@ Workload readWorkload(ObjectReader &r)
     if (r.has("gradientBucketBytes"))
         w.gradientBucketBytes = r.positive("gradientBucketBytes");
     w.parameterGatherAfterStep = r.boolean("parameterGatherAfterStep", false);
-    w.warpMmaKernels = r.boolean("warpMmaKernels", false);
+    w.warpMmaFlopShare = r.has("warpMmaFlopShare") ? nonNegative(r, "warpMmaFlopShare") : 0;
+    if (w.warpMmaFlopShare > 1)
+        r.fail("warpMmaFlopShare", "expected a share between 0 and 1");
     if (w.allreduceAfterBackward && r.has("gradientBucketBytes"))
         r.fail("gradientBucketBytes",
                "expected no bucket size with \"allreduceAfterBackward\" (one reduction after the "

@@ -54,9 +54,10 @@ struct Workload
     // the updated parameters all-gathered after the step, where nothing hides them.
     bool parameterGatherAfterStep = false;
     double trainFlopsPerSample = 0; // forward + backward FLOPs of one sample
-    // Its matrix math runs in kernels built on warp-level mma.sync (LSTMs, 3D convolutions), which
-    // on a GPU with a faster warpgroup path reach only the GPU's `warpMmaShare` of its GEMM rate.
-    bool warpMmaKernels = false;
+    // Share of its matrix FLOPs done by kernels built on warp-level mma.sync (LSTMs, 3D
+    // convolutions), which on a GPU with a faster warpgroup path reach only the GPU's
+    // `warpMmaShare` of its GEMM rate.
+    double warpMmaFlopShare = 0;
     double activationBytesPerSample
         = 0; // activation memory kept for the backward pass, at the default precision
     // Device-memory traffic of the memory-bound kernels of one training sample (normalisation,

@@ -87,10 +87,11 @@ void TestLlmValidation::megatronIterations()
     // iterations take without an MLPerf round's software factor, moved 0.726 to 0.712); 13.3 %
     // and 23.5 % since Stable Diffusion's rows joined the fit (11 of them v4.1: the mlperf-4.1
     // factor moved 0.994 to 0.976, and GPT-3's efficiency 0.712 to 0.708); 13.4 % and 23.7 %
-    // since Stable Diffusion's all-gather alone is exposed (0.708 to 0.707); 10.8 % and 19.9 %
+    // since Stable Diffusion's all-gather alone is exposed (0.708 to 0.707); 10.8 % and 19.8 %
     // since the planner takes GPT-3's efficiency with the newest round's software factor, as
-    // `predict` does (0.680 / 0.947 = 0.718), not the factor-1 value the fit shares with it.
-    QVERIFY2(mean <= 0.109 && worst <= 0.200, "worse than the recorded 10.8 % / 19.9 %");
+    // `predict` does (0.682 over mlperf-4.1's 0.948 x GPT-3's own 0.983 = 0.732), not the
+    // factor-1 value that moves with every round factor the fit shares.
+    QVERIFY2(mean <= 0.109 && worst <= 0.199, "worse than the recorded 10.8 % / 19.8 %");
     if (mean > 0.05 || worst > 0.10)
         QEXPECT_FAIL("", "model/llm does not meet the issue's validation target yet", Continue);
     QVERIFY(mean <= 0.05 && worst <= 0.10);

@@ -15,7 +15,7 @@ private Q_SLOTS:
     void computeMathBound();
     void computeMemoryBound();
     void fp8AndSoftware();
-    void warpMmaKernels();
+    void warpMmaFlops();
     void inputDecodeBound();
     void inputLoaders();
     void inputStorageBound();
@@ -38,12 +38,13 @@ private Q_SLOTS:
 // the 4 replicas, 1e8 x 16 B x 2 / 4 / 800e9 = 1 ms; overhead 2 ms (one pass).
 constexpr double kMath = 0.4, kMemory = 0.004, kOptimizer = 0.001, kOverhead = 0.002;
 constexpr double kCompute = kMath + kMemory + kOptimizer + kOverhead;
-// Ring of 4 at 100 GB/s: 2 x 3/4 x 2e8 B / 100e9 + 6 x 10 us; 2e8 B leave in 8 buckets of 25 MB,
-// and the last one cannot hide: an eighth of the bytes, and all of the latency (every bucket's
-// collective pays it).
+// Ring of 4 at 100 GB/s: 2 x 3/4 x 2e8 B / 100e9, and 6 x 10 us for each of the 8 buckets of
+// 25 MB the 2e8 B leave in (every bucket is a collective of its own). The last one cannot hide:
+// an eighth of the bytes and one collective's latency.
 constexpr double kRingLatency = 6 * 10e-6;
-constexpr double kRing = 1.5 * 2e8 / 100e9 + kRingLatency;
-constexpr double kLastBucket = (kRing - kRingLatency) / 8 + kRingLatency;
+constexpr double kRingBytes = 1.5 * 2e8 / 100e9;
+constexpr double kRing = kRingBytes + 8 * kRingLatency;
+constexpr double kLastBucket = kRingBytes / 8 + kRingLatency;
 
 void TestPerf::computeMathBound()
 {
@@ -137,7 +138,7 @@ void TestPerf::fp8AndSoftware()
     QVERIFY(said);
 }
 
-void TestPerf::warpMmaKernels()
+void TestPerf::warpMmaFlops()
 {
     // A GPU whose warp-level mma.sync kernels reach half its measured GEMM rate (a faster
     // warpgroup path, as Hopper's): a workload built on such kernels does its math at 40 TFLOP/s
@@ -145,12 +146,25 @@ void TestPerf::warpMmaKernels()
     catalog::Gpu gpu = testGpu();
     gpu.achieved.warpMmaShare = 0.5;
     workload::Workload warp = testWorkload();
-    warp.warpMmaKernels = true;
+    warp.warpMmaFlopShare = 1;
     perf::Prediction r
         = perf::predict(testPlatform(gpu), warp, 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(r.mathS, 2 * kMath);
     CLAB_NEAR(r.memoryS, kMemory);
     CLAB_NEAR(r.optimizerS, kOptimizer);
+    // The efficiency reported is the share of the GEMM rate really reached, and a note says why.
+    CLAB_NEAR(r.gemmEfficiency, 0.25);
+    QVERIFY(hasNote(r, "100 % of", "warp-level mma.sync kernels, at 50 %"));
+    // A quarter of the FLOPs on that path: 0.75 + 0.25 / 0.5 = 1.25 times the math.
+    warp.warpMmaFlopShare = 0.25;
+    r = perf::predict(testPlatform(gpu), warp, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(r.mathS, 1.25 * kMath);
+    warp.warpMmaFlopShare = 1;
+    // FP32 runs on the plain cores, which have no faster path to lose.
+    r = perf::predict(testPlatform(gpu), warp, 64, perf::Precision::Fp32, testCalibration());
+    const perf::Prediction plain = perf::predict(testPlatform(gpu), testWorkload(), 64,
+                                                 perf::Precision::Fp32, testCalibration());
+    CLAB_NEAR(r.mathS, plain.mathS);
     // Large GEMMs on the same GPU, and the same kernels on a GPU without a faster path (its
     // measured GEMMs are such kernels): the measured rate.
     r = perf::predict(testPlatform(gpu), testWorkload(), 64, perf::Precision::Fp16,
@@ -165,6 +179,7 @@ void TestPerf::warpMmaKernels()
     QVERIFY(h100 && h100->achieved.warpMmaShare && *h100->achieved.warpMmaShare < 1);
     r = perf::predict(testPlatform(hopper), warp, 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(r.mathS, kMath / *h100->achieved.warpMmaShare);
+    QVERIFY(hasNote(r, "warp-level", "as measured Hopper parts reach"));
 }
 
 void TestPerf::inputDecodeBound()
@@ -245,14 +260,14 @@ void TestPerf::ringAllReduce()
     CLAB_NEAR(r.allreduceS, kRing);
     CLAB_NEAR(r.communicationS, kRing);
     QCOMPARE(r.alltoallS, 0.0);
-    // FP32 gradients are twice the bytes.
+    // FP32 gradients are twice the bytes, in twice the buckets.
     r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp32, testCalibration());
-    CLAB_NEAR(r.communicationS, 1.5 * 4e8 / 100e9 + 6 * 10e-6);
-    // Two GPUs: (n-1)/n = 1/2.
+    CLAB_NEAR(r.communicationS, 1.5 * 4e8 / 100e9 + 16 * kRingLatency);
+    // Two GPUs: (n-1)/n = 1/2, and 2 x 10 us a bucket.
     perf::Platform two = p;
     two.gpusPerNode = 2;
     r = perf::predict(two, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
-    CLAB_NEAR(r.communicationS, 1.0 * 2e8 / 100e9 + 2 * 10e-6);
+    CLAB_NEAR(r.communicationS, 1.0 * 2e8 / 100e9 + 8 * 2 * 10e-6);
     // One GPU: nothing to reduce.
     perf::Platform one = p;
     one.gpusPerNode = 1;
@@ -269,10 +284,10 @@ void TestPerf::exposedCommunication()
     perf::Prediction r
         = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(r.exposedCommS, kLastBucket);
-    // Slow ring, 1 GB/s: 0.3 s + 60 us, of which 0.6 x 2/3 x (math + memory) hides.
+    // Slow ring, 1 GB/s: 0.3 s + 8 x 60 us, of which 0.6 x 2/3 x (math + memory) hides.
     p.ringGBps = 1;
     r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
-    const double comm = 1.5 * 2e8 / 1e9 + 6 * 10e-6;
+    const double comm = 1.5 * 2e8 / 1e9 + 8 * kRingLatency;
     const double window = 2.0 / 3.0 * (kMath + kMemory);
     CLAB_NEAR(r.communicationS, comm);
     CLAB_NEAR(r.exposedCommS, comm - 0.6 * window);
@@ -283,38 +298,43 @@ void TestPerf::exposedCommunication()
     r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, c);
     CLAB_NEAR(r.exposedCommS, comm);
     // An implementation that reduces after the whole backward pass (MLPerf BERT's one-block
-    // distributed LAMB) shows all of it even with the calibration's overlap, on a fast ring too.
+    // distributed LAMB) shows all of it (one collective) even with the calibration's overlap, on
+    // a fast ring too.
     workload::Workload after = testWorkload();
     after.allreduceAfterBackward = true;
+    const double once = 1.5 * 2e8 / 1e9 + kRingLatency;
     r = perf::predict(p, after, 64, perf::Precision::Fp16, testCalibration());
-    CLAB_NEAR(r.exposedCommS, comm);
-    CLAB_NEAR(r.stepS, kCompute + comm);
+    CLAB_NEAR(r.exposedCommS, once);
+    CLAB_NEAR(r.stepS, kCompute + once);
     r = perf::predict(testPlatform(gpu), after, 64, perf::Precision::Fp16, testCalibration());
-    CLAB_NEAR(r.exposedCommS, kRing);
+    CLAB_NEAR(r.exposedCommS, kRingBytes + kRingLatency);
     // A distributed optimizer (MLPerf Stable Diffusion): the reduce-scatter half hides in
     // buckets as above, the parameter all-gather half after the step shows whole. On the slow
     // ring 0.6 x the window (0.16 s) hides all of the 0.15 s reduce-scatter but its last bucket.
     workload::Workload sharded = testWorkload();
     sharded.parameterGatherAfterStep = true;
     r = perf::predict(p, sharded, 64, perf::Precision::Fp16, testCalibration());
-    CLAB_NEAR(r.exposedCommS, comm / 2 + (comm - kRingLatency) / 2 / 8 + kRingLatency / 2);
+    CLAB_NEAR(r.exposedCommS, comm / 2 + 0.3 / 2 / 8 + kRingLatency / 2);
     r = perf::predict(testPlatform(gpu), sharded, 64, perf::Precision::Fp16, testCalibration());
-    CLAB_NEAR(r.exposedCommS, kRing / 2 + (kRing - kRingLatency) / 2 / 8 + kRingLatency / 2);
+    CLAB_NEAR(r.exposedCommS, kRing / 2 + kRingBytes / 2 / 8 + kRingLatency / 2);
     // On a ring half as fast the reduce-scatter (0.3 s) outlasts what the window hides.
     perf::Platform slower = p;
     slower.ringGBps = 0.5;
-    const double comm2 = 1.5 * 2e8 / 0.5e9 + 6 * 10e-6;
+    const double comm2 = 1.5 * 2e8 / 0.5e9 + 8 * kRingLatency;
     r = perf::predict(slower, sharded, 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(r.exposedCommS, comm2 / 2 + (comm2 / 2 - 0.6 * window));
     // Its own bucket size: two buckets of 100 MB, of which the last waits.
     sharded.gradientBucketBytes = 1e8;
     r = perf::predict(testPlatform(gpu), sharded, 64, perf::Precision::Fp16, testCalibration());
-    CLAB_NEAR(r.exposedCommS, kRing / 2 + (kRing - kRingLatency) / 2 / 2 + kRingLatency / 2);
+    const double two = kRingBytes + 2 * kRingLatency;
+    CLAB_NEAR(r.communicationS, two);
+    CLAB_NEAR(r.exposedCommS, two / 2 + kRingBytes / 2 / 2 + kRingLatency / 2);
     // 80 MB buckets: 2.5 of them, and what shows is one full bucket's share (not a third, as
     // whole buckets would count it).
     sharded.gradientBucketBytes = 8e7;
     r = perf::predict(testPlatform(gpu), sharded, 64, perf::Precision::Fp16, testCalibration());
-    CLAB_NEAR(r.exposedCommS, kRing / 2 + (kRing - kRingLatency) / 2 / 2.5 + kRingLatency / 2);
+    const double twoAndHalf = kRingBytes + 2.5 * kRingLatency;
+    CLAB_NEAR(r.exposedCommS, twoAndHalf / 2 + kRingBytes / 2 / 2.5 + kRingLatency / 2);
     // More gradient never shows less: across bucket multiples, the exposed time only grows.
     workload::Workload growing = testWorkload();
     double last = 0;
@@ -348,17 +368,18 @@ void TestPerf::interNode()
         = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
     QCOMPARE(r.dataParallel, 8);
     QCOMPARE(r.localBatch, 8.0);
-    // Ring of 4 inside the node; between the two nodes 2 x 1/2 x 2e8 / 10e9 + 2 log2(2) x 5 us.
-    const double inter = 1.0 * 2e8 / 10e9 + 2 * 1 * 5e-6;
-    CLAB_NEAR(r.communicationS, kRing + inter);
-    // The window (0.6 x 2/3 x 0.202 s) hides all but the last bucket.
+    // Ring of 4 inside the node; between the two nodes 2 x 1/2 x 2e8 / 10e9, and 2 log2(2) x
+    // 5 us more latency for each of the 8 buckets.
+    const double inter = 1.0 * 2e8 / 10e9;
     const double latency = kRingLatency + 2 * 1 * 5e-6;
-    CLAB_NEAR(r.exposedCommS, (kRing + inter - latency) / 8 + latency);
+    CLAB_NEAR(r.communicationS, kRingBytes + inter + 8 * latency);
+    // The window (0.6 x 2/3 x 0.202 s) hides all but the last bucket.
+    CLAB_NEAR(r.exposedCommS, (kRingBytes + inter) / 8 + latency);
     // Four nodes: 2 x 3/4 x G / B + 2 log2(4) x latency.
     p.nodes = 4;
     const perf::Prediction four
         = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
-    CLAB_NEAR(four.communicationS, kRing + 1.5 * 2e8 / 10e9 + 2 * 2 * 5e-6);
+    CLAB_NEAR(four.communicationS, kRing + 1.5 * 2e8 / 10e9 + 8 * 2 * 2 * 5e-6);
     QCOMPARE(four.syncS, 0.0); // the calibration has no host jitter
 
     // Host jitter 0.25: each node's per-pass overhead (2 ms) varies by a quarter; the step waits

@@ -3,6 +3,8 @@
 // kind of machine.
 #include "model/perftest.h"
 
+#include "llm/plan.h"
+
 using namespace clab;
 using namespace clab::perftest;
 
@@ -19,6 +21,9 @@ private Q_SLOTS:
     void examples();
     void singleGpuResNet50_data();
     void singleGpuResNet50();
+    void hopperOverAmpere_data();
+    void hopperOverAmpere();
+    void plannerEfficiencyIsPredicts();
     void scalingShape();
 };
 
@@ -262,6 +267,65 @@ void TestPerfSystems::singleGpuResNet50()
                             .arg(imagesPerS)));
     // A physical "% of peak": a real share of the FP16 dense peak, below what GEMMs reach.
     QVERIFY(r.utilization > 0.05 && r.utilization < 0.85);
+}
+
+void TestPerfSystems::hopperOverAmpere_data()
+{
+    QTest::addColumn<QString>("benchmark");
+    QTest::addColumn<int>("globalBatch");
+    QTest::addColumn<double>("measured");
+    // How much faster an H100-SXM trains than an A100-SXM4-80GB, per GPU, on 8 NVSwitch-joined
+    // GPUs, from MLPerf training logs (median tracked throughput of the timed runs):
+    // - 3D U-Net: NVIDIA dgxa100_ngc22.04 (v2.1) 27.46 ms a sample; H100-SXM 14.49 (v2.1
+    //   preview), 14.12 (v3.1 eos), 13.85 (v4.0): 1.90x in the same round (1.83-1.98x);
+    // - RNN-T and ResNet-50: Dell's 8-GPU H100-SXM (XE9680) and A100-SXM systems of MLPerf v3.0
+    //   (mlcommons/training_results_v3.0 @63e326c4): 1.77x and 1.96x.
+    // Large GEMMs alone would say 3.0x (795 against 265 TFLOP/s measured).
+    QTest::newRow("3D U-Net") << QStringLiteral("unet3d") << 56 << 1.90;
+    QTest::newRow("RNN-T") << QStringLiteral("rnnt") << 2048 << 1.77;
+    QTest::newRow("ResNet-50") << QStringLiteral("resnet50") << 3264 << 1.96;
+}
+
+void TestPerfSystems::hopperOverAmpere()
+{
+    QFETCH(QString, benchmark);
+    QFETCH(int, globalBatch);
+    QFETCH(double, measured);
+    double throughput[2] = {};
+    const char *gpus[] = {"A100-SXM4-80GB", "H100-SXM5-80GB"};
+    for (int i = 0; i < 2; ++i) {
+        perf::SystemSpec spec;
+        spec.gpu = gpus[i];
+        spec.gpusPerNode = 8;
+        spec.intraNode = perf::IntraNode::NvSwitch;
+        const workload::Workload &w = builtinWorkload(qPrintable(benchmark));
+        throughput[i] = predictBuiltin(perf::platformOf(spec, cat()), w, globalBatch).throughput;
+    }
+    const double ratio = throughput[1] / throughput[0];
+    // RNN-T's joint network (36 % of its FLOPs) is one large GEMM on Hopper's fast path and its
+    // LSTMs are not: the model says 2.04x, 15.3 % above Dell's pair (its RNN-T rows held out by
+    // architecture are 5 % fast, median). Known, in MODEL.md; the check stays so that it shows.
+    if (benchmark == QLatin1String("rnnt") && ratio > measured * 1.15 && ratio < measured * 1.2)
+        QEXPECT_FAIL("RNN-T", "RNN-T on Hopper is 15-20 % faster than Dell's v3.0 pair", Continue);
+    QVERIFY2(std::abs(ratio / measured - 1) <= 0.15,
+             qPrintable(QStringLiteral("H100 / A100 %1x, measured %2x").arg(ratio).arg(measured)));
+}
+
+void TestPerfSystems::plannerEfficiencyIsPredicts()
+{
+    // The LLM planner's one GEMM efficiency is what `predict` reaches for MLPerf GPT-3 with its
+    // default software (the newest calibrated round), not the fit's factor-1 value, which moves
+    // whenever a round factor the benchmarks share does.
+    perf::SystemSpec spec;
+    spec.gpu = "A100-SXM4-80GB";
+    spec.gpusPerNode = 8;
+    spec.intraNode = perf::IntraNode::NvSwitch;
+    const workload::Workload &gpt3 = builtinWorkload("gpt3");
+    const perf::Prediction r = predictBuiltin(perf::platformOf(spec, cat()), gpt3, 1536);
+    QCOMPARE(r.software, perf::Calibration::builtin().defaultSoftware);
+    const llm::Hardware hw = llm::hardwareOf(cat(), "A100-SXM4-80GB", 8, 8, 200);
+    QVERIFY2(std::abs(hw.efficiency / r.gemmEfficiency - 1) < 1e-12,
+             qPrintable(QStringLiteral("%1 vs %2").arg(hw.efficiency).arg(r.gemmEfficiency)));
 }
 
 void TestPerfSystems::scalingShape()
