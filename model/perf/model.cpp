@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 // The performance model: every term is in model/perf/MODEL.md with its source.
@@ -169,6 +170,26 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const double shards = double(out.plan.tensor) * out.plan.pipeline;
     out.dataParallel = std::max(1, int(gpus / shards));
     out.localBatch = double(globalBatch) / out.dataParallel;
+    // Where the implementation itself runs 16-bit (NVIDIA's MLPerf BERT: FP8 only at 8 or more
+    // sequences a GPU, and only on Hopper), so does the prediction.
+    if (out.precision == Precision::Fp8) {
+        const auto &archs = w.fp8Architectures;
+        const bool arch
+            = archs.empty() || std::find(archs.begin(), archs.end(), gpu.arch) != archs.end();
+        if (!arch || out.localBatch < w.fp8MinLocalBatch) {
+            std::string where;
+            for (const std::string &a : archs)
+                where += (where.empty() ? "" : ", ") + a;
+            char local[32];
+            std::snprintf(local, sizeof local, "%g", out.localBatch);
+            out.precision = gpu.tflops.bf16 ? Precision::Bf16 : Precision::Fp16;
+            out.notes.push_back(w.name + "'s implementation runs FP8 only "
+                                + (!arch ? "on " + where + " GPUs, not " + gpu.arch
+                                         : "at " + std::to_string(w.fp8MinLocalBatch)
+                                               + " or more samples a GPU, not " + local)
+                                + ": " + precisionName(out.precision) + " here");
+        }
+    }
     Widening widen;
 
     // Memory: the largest micro-batch that fits (gradient accumulation), at least one sample.

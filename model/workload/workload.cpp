@@ -99,6 +99,11 @@ Workload readWorkload(ObjectReader &r)
     w.fp8Share = r.has("fp8Share") ? nonNegative(r, "fp8Share") : 0;
     if (w.fp8Share > 1)
         r.fail("fp8Share", "expected a share between 0 and 1");
+    w.fp8MinLocalBatch = r.integer("fp8MinLocalBatch", 0, 0);
+    w.fp8Architectures = r.strings("fp8Architectures");
+    if (w.fp8Share == 0 && (w.fp8MinLocalBatch > 0 || !w.fp8Architectures.empty()))
+        r.fail(w.fp8MinLocalBatch > 0 ? "fp8MinLocalBatch" : "fp8Architectures",
+               "expected an \"fp8Share\" for the FP8 it restricts");
     w.inputBytesPerSample = r.positive("inputBytesPerSample");
     w.decodeCoreSecondsPerSample = r.positive("decodeCoreSecondsPerSample");
     if (const Json *loaders = r.optionalArray("loaders")) {

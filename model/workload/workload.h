@@ -66,6 +66,10 @@ struct Workload
     // Share of the matrix FLOPs that an FP8 run does in FP8 (Transformer Engine runs the linear
     // layers in FP8 and keeps attention's batched products in 16 bits); 0 when none.
     double fp8Share = 0;
+    // The implementation runs FP8 only at this many samples a GPU or more (0: at any), and only
+    // on these GPU architectures (empty: any with FP8 tensor cores); otherwise 16-bit.
+    int fp8MinLocalBatch = 0;
+    std::vector<std::string> fp8Architectures;
     double inputBytesPerSample = 0;        // bytes read from storage per sample
     double decodeCoreSecondsPerSample = 0; // CPU core-seconds of the default loader per sample
     std::vector<Loader> loaders;           // the first is the default; never empty once read

@@ -115,6 +115,23 @@ void TestPerf::fp8AndSoftware()
     const perf::Prediction f
         = perf::predict(testPlatform(old), w, 64, perf::Precision::Fp8, testCalibration());
     CLAB_NEAR(f.mathS, kMath);
+    // An implementation that runs FP8 only at 32 samples a GPU or more runs these 16 in 16 bits,
+    // and says so; at 128 samples a GPU (32 each) it runs FP8.
+    workload::Workload picky = w;
+    picky.fp8MinLocalBatch = 32;
+    perf::Prediction g = perf::predict(p, picky, 64, perf::Precision::Fp8, testCalibration());
+    QVERIFY(g.precision != perf::Precision::Fp8);
+    CLAB_NEAR(g.mathS, kMath);
+    QVERIFY(hasNote(g, "runs FP8 only at 32 or more samples a GPU, not 16"));
+    g = perf::predict(p, picky, 128, perf::Precision::Fp8, testCalibration());
+    QCOMPARE(g.precision, perf::Precision::Fp8);
+    CLAB_NEAR(g.mathS, 2 * 16 * 1e12 * (0.25 / 80e12 + 0.75 / 140e12) / 0.5);
+    // ... and only on the architectures it names.
+    picky.fp8MinLocalBatch = 0;
+    picky.fp8Architectures = {"OtherArch"};
+    g = perf::predict(p, picky, 64, perf::Precision::Fp8, testCalibration());
+    CLAB_NEAR(g.mathS, kMath);
+    QVERIFY(hasNote(g, "runs FP8 only on OtherArch GPUs, not TestArch"));
     // A software stack twice as slow doubles memory, optimizer and overhead, and halves the
     // GEMM efficiency; a faster one cannot push the efficiency past the measured GEMM rate.
     perf::Calibration c = testCalibration();

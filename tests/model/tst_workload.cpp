@@ -323,6 +323,15 @@ void TestWorkload::badFiles_data()
     row("untimed evaluation with a start", fileText(w), "at /workloads/0/evalStartSamples",
         "an untimed evaluation costs nothing");
     w = validWorkload();
+    w["fp8MinLocalBatch"] = 8;
+    row("FP8 rule without FP8", fileText(w), "at /workloads/0/fp8MinLocalBatch",
+        "expected an \"fp8Share\"");
+    w = validWorkload();
+    w["fp8Share"] = 0.9;
+    w["fp8Architectures"] = Json::array({"Hopper", 4});
+    row("FP8 architecture not a string", fileText(w), "at /workloads/0/fp8Architectures/1",
+        "expected a string");
+    w = validWorkload();
     w["allreduceAfterBackward"] = true;
     w["parameterGatherAfterStep"] = true;
     row("two gradient schemes", fileText(w), "at /workloads/0/parameterGatherAfterStep",
