@@ -156,13 +156,6 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const catalog::Gpu &gpu = *platform.gpu;
     const catalog::Catalog &catalog
         = platform.catalog ? *platform.catalog : catalog::Catalog::builtin();
-    // FP8 asked of a GPU without FP8 tensor cores runs (and is reported) in 16 bits, as
-    // Transformer Engine falls back.
-    if (out.precision == Precision::Fp8 && !gpu.tflops.fp8) {
-        out.precision = gpu.tflops.bf16 ? Precision::Bf16 : Precision::Fp16;
-        out.notes.push_back(gpu.name + " has no FP8 tensor cores: runs in "
-                            + precisionName(out.precision));
-    }
     const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
     out.plan = request.plan ? *request.plan : choosePlan(platform, w, globalBatch);
     out.plan.tensor = std::clamp(out.plan.tensor, 1, std::max(1, platform.gpusPerNode));
@@ -170,24 +163,32 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const double shards = double(out.plan.tensor) * out.plan.pipeline;
     out.dataParallel = std::max(1, int(gpus / shards));
     out.localBatch = double(globalBatch) / out.dataParallel;
-    // Where the implementation itself runs 16-bit (NVIDIA's MLPerf BERT: FP8 only at 8 or more
-    // sequences a GPU, and only on Hopper), so does the prediction.
+    // FP8 runs (and is reported) in 16 bits on a GPU without FP8 tensor cores, as Transformer
+    // Engine falls back, and where the implementation itself runs 16-bit (NVIDIA's MLPerf BERT:
+    // FP8 only at 8 or more sequences a GPU, and only on Hopper and Blackwell).
     if (out.precision == Precision::Fp8) {
         const auto &archs = w.fp8Architectures;
-        const bool arch
-            = archs.empty() || std::find(archs.begin(), archs.end(), gpu.arch) != archs.end();
-        if (!arch || out.localBatch < w.fp8MinLocalBatch) {
+        std::string why;
+        if (!gpu.tflops.fp8) {
+            why = gpu.name + " has no FP8 tensor cores: runs in ";
+        } else if (!archs.empty()
+                   && std::find(archs.begin(), archs.end(), gpu.arch) == archs.end()) {
             std::string where;
             for (const std::string &a : archs)
                 where += (where.empty() ? "" : ", ") + a;
+            why = w.name + "'s implementation runs FP8 only on " + where + " GPUs, not " + gpu.arch
+                  + ": ";
+        } else if (out.localBatch < w.fp8MinLocalBatch) {
             char local[32];
             std::snprintf(local, sizeof local, "%g", out.localBatch);
+            why = w.name + "'s implementation runs FP8 only at "
+                  + std::to_string(w.fp8MinLocalBatch) + " or more samples a GPU, not " + local
+                  + ": ";
+        }
+        if (!why.empty()) {
             out.precision = gpu.tflops.bf16 ? Precision::Bf16 : Precision::Fp16;
-            out.notes.push_back(w.name + "'s implementation runs FP8 only "
-                                + (!arch ? "on " + where + " GPUs, not " + gpu.arch
-                                         : "at " + std::to_string(w.fp8MinLocalBatch)
-                                               + " or more samples a GPU, not " + local)
-                                + ": " + precisionName(out.precision) + " here");
+            out.notes.push_back(why + precisionName(out.precision)
+                                + (gpu.tflops.fp8 ? " here" : ""));
         }
     }
     Widening widen;

@@ -1,5 +1,6 @@
 // The performance model (model/perf): every term of predict() worked by hand on a made-up GPU
-// and platform with round numbers (the properties any sane model keeps: tst_perfproperties.cpp).
+// and platform with round numbers (the properties any sane model keeps: tst_perfproperties.cpp;
+// from step to time to train: tst_perftraining.cpp).
 #include "model/perftest.h"
 
 #include <cmath>
@@ -26,11 +27,6 @@ private Q_SLOTS:
     void alltoall();
     void memoryGradientAccumulation();
     void evaluationAndTimeToTrain();
-    void evaluationRules();
-    void intervalsAndExtrapolation();
-    void chosenBatch();
-    void samplesAndSteps();
-    void samplesToConvergeFollowsTable();
 };
 
 // The hand-worked step of the test workload on four test GPUs at global batch 64 (16 per GPU):
@@ -569,180 +565,6 @@ void TestPerf::evaluationAndTimeToTrain()
     // A framework stack is not a round: no such claim.
     c.software["dle-pytorch"] = 1.0;
     QVERIFY(!says(perf::predict(p, rounds, 64, perf::Precision::Fp16, c, "dle-pytorch")));
-}
-
-void TestPerf::evaluationRules()
-{
-    // MLPerf's rules: BERT every FLOOR(0.05 (230.23 GBS + 3e6), 25,000) samples; 3D U-Net from
-    // 168,000 samples every 3,360; ResNet-50 every 4 epochs.
-    const workload::Workload &bert = builtinWorkload("bert_large");
-    // GBS 448: 0.05 x (103,143 + 3e6) = 155,157 -> 150,000; 2.4e6 samples: 16 evaluations.
-    QCOMPARE(workload::evaluations(bert, 2.4e6, 448), 16.0);
-    // GBS 16384: 0.05 x (3,772,088 + 3e6) = 338,604 -> 325,000; 5.5e6 samples: 16.
-    QCOMPARE(workload::evaluations(bert, 5.5e6, 16384), 16.0);
-    const workload::Workload &unet = builtinWorkload("unet3d");
-    // 398,160 samples: evaluations at 168,000, 171,360, ... up to 396,480: 69.
-    QCOMPARE(workload::evaluations(unet, 398160, 56), 69.0);
-    const workload::Workload &resnet = builtinWorkload("resnet50");
-    // 35 epochs: evaluations after epochs 4, 8, ..., 32.
-    QCOMPARE(workload::evaluations(resnet, 35 * 1281167.0, 3264), 8.0);
-}
-
-void TestPerf::intervalsAndExtrapolation()
-{
-    const catalog::Gpu gpu = testGpu();
-    const perf::Platform p = testPlatform(gpu);
-    // Inside the convergence table, a calibrated benchmark on a calibrated architecture: the
-    // calibration's held-out quantiles (-0.1, 0.2) of log(predicted / measured time).
-    perf::Prediction r
-        = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, testCalibration());
-    QVERIFY(r.extrapolation.empty());
-    CLAB_NEAR(r.intervalMin[0], *r.timeToTrainMin * std::exp(-0.2));
-    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.1));
-    CLAB_NEAR(r.intervalThroughput[0], r.throughput * std::exp(-0.1));
-    CLAB_NEAR(r.intervalThroughput[1], r.throughput * std::exp(0.2));
-    QVERIFY(!hasNote(r, "outside its interval", "w"));
-    // Held-out residuals all of one sign (every measured time 5-30 % shorter than predicted):
-    // the interval excludes the point, and the prediction says which to believe.
-    perf::Calibration fast = testCalibration();
-    fast.intervals[""] = {0.05, 0.3, 100};
-    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, fast);
-    QVERIFY(*r.timeToTrainMin > r.intervalMin[1]);
-    QVERIFY(hasNote(r, "outside its interval", "faster"));
-    fast.intervals[""] = {-0.3, -0.05, 100};
-    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, fast);
-    QVERIFY(*r.timeToTrainMin < r.intervalMin[0]);
-    QVERIFY(hasNote(r, "outside its interval", "slower"));
-    // Outside the table: flagged, and 0.15 wider on each side.
-    r = perf::predict(p, testWorkload(), 64, perf::Precision::Fp16, testCalibration());
-    QCOMPARE(r.extrapolation.size(), std::size_t(1));
-    QVERIFY(QString::fromStdString(r.extrapolation.front()).contains(QLatin1String("outside")));
-    CLAB_NEAR(r.intervalMin[0], *r.timeToTrainMin * std::exp(-0.35));
-    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.25));
-    // A GPU of an architecture the calibration has not seen: flagged.
-    catalog::Gpu other = testGpu();
-    other.arch = "NewArch";
-    r = perf::predict(testPlatform(other), testWorkload(), 100, perf::Precision::Fp16,
-                      testCalibration());
-    QCOMPARE(r.extrapolation.size(), std::size_t(1));
-    QVERIFY(QString::fromStdString(r.extrapolation.front()).contains(QLatin1String("NewArch")));
-    // A fit that saw no architecture often enough (an empty list) flags every GPU and gives it
-    // the held-out-architecture interval; a file without the list (written before it existed)
-    // flags none and keeps the cell's interval.
-    perf::Calibration none = testCalibration();
-    none.architectures.emplace();
-    none.intervals["arch-out"] = {-0.4, 0.5, 100};
-    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, none);
-    QCOMPARE(r.extrapolation.size(), std::size_t(1));
-    QVERIFY(QString::fromStdString(r.extrapolation.front()).contains(QLatin1String("TestArch")));
-    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.4));
-    none.architectures.reset();
-    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, none);
-    QVERIFY(r.extrapolation.empty());
-    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.1));
-    // A GPU without measured rates: estimated from the catalog's measured parts, flagged.
-    catalog::Gpu unmeasured = testGpu();
-    unmeasured.achieved = {};
-    r = perf::predict(testPlatform(unmeasured), testWorkload(), 100, perf::Precision::Fp16,
-                      testCalibration());
-    QVERIFY(!r.extrapolation.empty());
-    QVERIFY(hasNote(r, "no measured", "GEMM"));
-    // A workload without calibration rows: the median factors of the others, a wide interval.
-    workload::Workload fresh = testWorkload();
-    fresh.id = "fresh";
-    r = perf::predict(p, fresh, 100, perf::Precision::Fp16, testCalibration());
-    QVERIFY(!r.extrapolation.empty());
-    QCOMPARE(r.gemmEfficiency, 0.5); // the one calibrated benchmark's
-    QVERIFY(r.intervalMin[1] / r.intervalMin[0] > std::exp(1.3));
-
-    // An uncalibrated MLPerf round drifts little: 0.10 wider on each side. An uncalibrated
-    // framework stack may be as fast or as slow as the calibrated ones: factors 0.8, 1 and 2 have
-    // P10 0.84 and P90 1.8, so time to train reaches 1.8 x e^0.1 above and e^-(0.2 + 0.174) below.
-    perf::Calibration c = testCalibration();
-    c.software = {{"mlperf-1.0", 1.0}, {"fw-a", 0.8}, {"fw-b", 1.0}, {"fw-c", 2.0}};
-    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, c, "mlperf-9.9");
-    CLAB_NEAR(r.intervalMin[0], *r.timeToTrainMin * std::exp(-0.3));
-    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.2));
-    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, c, "fw-new");
-    QCOMPARE(r.extrapolation.size(), std::size_t(1));
-    QVERIFY(r.extrapolation.front().find("\"fw-new\" is not calibrated") != std::string::npos);
-    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * 1.8 * std::exp(0.1));
-    CLAB_NEAR(r.intervalMin[0], *r.timeToTrainMin * std::exp(-0.2 + std::log(0.84)));
-
-    // A benchmark fitted on fewer than 8 rows has no spread of its own to speak of: flagged, and
-    // 0.30 wider on each side; on 8 rows it is not.
-    perf::Calibration few = testCalibration();
-    few.bench["w"].rows = 3;
-    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, few);
-    QCOMPARE(r.extrapolation.size(), std::size_t(1));
-    QVERIFY(r.extrapolation.front().find("calibrated on 3 rows") != std::string::npos);
-    CLAB_NEAR(r.intervalMin[0], *r.timeToTrainMin * std::exp(-0.5));
-    CLAB_NEAR(r.intervalMin[1], *r.timeToTrainMin * std::exp(0.4));
-    few.bench["w"].rows = 8;
-    r = perf::predict(p, testWorkload(), 100, perf::Precision::Fp16, few);
-    QVERIFY(r.extrapolation.empty());
-}
-
-void TestPerf::chosenBatch()
-{
-    // Without a batch the model tries the table's batches that give every GPU a sample and keeps
-    // the fastest time to train, and says so.
-    const catalog::Gpu gpu = testGpu();
-    const perf::Platform p = testPlatform(gpu);
-    perf::Request request;
-    request.precision = perf::Precision::Fp16;
-    const perf::Prediction best = perf::predict(p, testWorkload(), request, testCalibration());
-    QVERIFY(best.batchChosen);
-    QVERIFY(hasNote(best, "chosen"));
-    for (int gbs : {100, 200}) {
-        const perf::Prediction at
-            = perf::predict(p, testWorkload(), gbs, perf::Precision::Fp16, testCalibration());
-        QVERIFY(*best.timeToTrainMin <= *at.timeToTrainMin);
-    }
-}
-
-void TestPerf::samplesAndSteps()
-{
-    const catalog::Gpu gpu = testGpu();
-    const perf::Platform p = testPlatform(gpu);
-    // Half-way between 100 (20,000) and 200 (30,000): 25,000 samples, ceil(25000/150) = 167.
-    perf::Prediction r
-        = perf::predict(p, testWorkload(), 150, perf::Precision::Fp16, testCalibration());
-    QCOMPARE(r.samples.value_or(-1), 25000.0);
-    QCOMPARE(r.steps, 167.0);
-    // Exactly divisible: 30,000 / 200 = 150 steps.
-    r = perf::predict(p, testWorkload(), 200, perf::Precision::Fp16, testCalibration());
-    QCOMPARE(r.samples.value_or(-1), 30000.0);
-    QCOMPARE(r.steps, 150.0);
-    // Above the table: samples in proportion to the batch, 30,000 x 400/200.
-    r = perf::predict(p, testWorkload(), 400, perf::Precision::Fp16, testCalibration());
-    QCOMPARE(r.samples.value_or(-1), 60000.0);
-    QCOMPARE(r.steps, 150.0);
-}
-
-void TestPerf::samplesToConvergeFollowsTable()
-{
-    // Every builtin table: its own points (or the running maximum where the table dips), and
-    // beyond the largest point samples grow in proportion to the batch.
-    int tables = 0;
-    for (const auto &[id, w] : workload::Library::builtin().all()) {
-        if (w.convergence.empty()) {
-            QVERIFY(!workload::samplesToConverge(w, 1024));
-            continue;
-        }
-        ++tables;
-        double runningMax = 0; // a dip in the table is floored at the samples of a smaller batch
-        for (const auto &c : w.convergence) {
-            runningMax = std::max(runningMax, c.samples);
-            QCOMPARE(workload::samplesToConverge(w, c.globalBatch).value_or(-1), runningMax);
-        }
-        const auto &last = w.convergence.back();
-        QCOMPARE(workload::samplesToConverge(w, 2 * last.globalBatch).value_or(-1),
-                 std::max(runningMax, 2 * last.samples));
-        QCOMPARE(workload::samplesToConverge(w, 1).value_or(-1), w.convergence.front().samples);
-    }
-    QCOMPARE(tables,
-             11); // every MLPerf benchmark; not MobileNetV2, YOLOv5s, Transformer, padded BERT
 }
 
 QTEST_APPLESS_MAIN(TestPerf)
