@@ -78,6 +78,10 @@ struct Host : Entry
     double memBwGBpsPerSocket = 0;
     std::string interSocketLink; // link kind id
     int interSocketCount = 0;
+    // DRAM of a typical server built on these processors; 0 when unknown. The page cache that
+    // keeps a dataset read from the drives after its first epoch lives in it.
+    double memGB = 0;
+    std::string memSource;
 };
 
 struct Nvme : Entry

@@ -135,6 +135,14 @@ Host readHost(ObjectReader &r)
     } else if (h.sockets > 1) {
         r.fail("interSocket", "a host with several sockets needs an interSocket link");
     }
+    if (r.optionalObject("memory")) {
+        ObjectReader mem = r.object("memory");
+        h.memGB = mem.positive("GB");
+        h.memSource = mem.string("source");
+        if (h.memSource.empty())
+            mem.fail("source", "every memory figure needs a source (or \"assumption: ...\")");
+        mem.finish();
+    }
     return h;
 }
 

@@ -30,6 +30,9 @@ constexpr double kOptimizerPasses = 2;
 constexpr double kBackwardShare = 2.0 / 3.0;
 // When a host's cores are not known.
 constexpr int kDefaultHostCores = 64;
+// The share of a host's memory the page cache may keep a dataset in; the rest holds the training
+// processes, their pinned buffers and the loaders' queues. An assumption.
+constexpr double kPageCacheShare = 0.5;
 // Extrapolation widens the interval by these log-factors (a third more than the calibration's
 // held-out spread for a batch beyond the convergence table, and so on); see MODEL.md.
 constexpr double kWidenBatch = 0.15;
@@ -444,8 +447,28 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     else if (std::isfinite(platform.storageGBps) && platform.storageGBps > 0)
         readS = nodeSamples * w.inputBytesPerSample / (platform.storageGBps * 1e9);
     const double decodeS = load ? nodeSamples * load->decodeCoreSecondsPerSample / cores : 0;
-    out.inputS = std::max({readS, decodeS, copyS});
     const double busy = out.computeS + out.exposedCommS;
+    // A dataset that fits in the page cache is read from the drives once: each node's first
+    // pass over it (one epoch on one node, up to one per node on several) waits for the drives,
+    // later ones read host memory. Larger ones, or on a host of unknown memory, every epoch.
+    const double datasetBytes = w.datasetSamples * w.inputBytesPerSample;
+    if (readS > 0 && datasetBytes > 0 && nodeSamples > 0) {
+        const double cacheBytes = kPageCacheShare * platform.hostMemGB * 1e9;
+        if (platform.hostMemGB <= 0) {
+            out.notes.push_back("host memory unknown: the drives are read every epoch");
+        } else if (datasetBytes <= cacheBytes) {
+            out.coldInputS = std::max({readS, decodeS, copyS});
+            out.coldSteps = datasetBytes / (nodeSamples * w.inputBytesPerSample);
+            char text[160];
+            std::snprintf(text, sizeof text,
+                          "the dataset (%.1f GB) fits in the page cache (half the host's %.0f GB): "
+                          "the drives are read in its first pass only",
+                          datasetBytes / 1e9, platform.hostMemGB);
+            out.notes.push_back(text);
+            readS = 0;
+        }
+    }
+    out.inputS = std::max({readS, decodeS, copyS});
     out.stallS = std::max(0.0, out.inputS - busy);
     out.stepS = busy + out.stallS;
     out.throughput = globalBatch / out.stepS;
@@ -497,7 +520,11 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     out.evaluationS = out.evaluations * evalPass;
     out.breakdownMin.compute = out.steps * out.computeS / 60;
     out.breakdownMin.communication = out.steps * out.exposedCommS / 60;
-    out.breakdownMin.input = out.steps * out.stallS / 60;
+    // The first pass over a cached dataset stalls for the drives (at most every step).
+    out.coldSteps = std::min(out.coldSteps, out.steps);
+    const double coldStallS = std::max(0.0, out.coldInputS - out.computeS - out.exposedCommS);
+    out.breakdownMin.input
+        = (out.steps * out.stallS + out.coldSteps * std::max(0.0, coldStallS - out.stallS)) / 60;
     out.breakdownMin.evaluation = out.evaluationS / 60;
     out.timeToTrainMin = out.breakdownMin.compute + out.breakdownMin.communication
                          + out.breakdownMin.input + out.breakdownMin.evaluation;

@@ -61,6 +61,10 @@ struct Prediction
     double exposedCommS = 0;   // what the backward pass does not hide
     double inputS = 0;         // slowest input stage (read, decode, copy)
     double stallS = 0;         // input time not hidden behind compute
+    // While the drives are read the first time (a dataset the page cache keeps afterwards):
+    // the step's input time and how many steps that lasts; 0 when every epoch reads the drives.
+    double coldInputS = 0;
+    double coldSteps = 0;
     double stepS = 0;
     double throughput = 0;         // samples/s, whole system
     std::optional<double> samples; // to converge; nullopt without a convergence table

@@ -166,8 +166,10 @@ Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &an
     }
     p.gpusPerNode = std::max<int>(1, int(s.gpus.size()));
     if (const design::Host *h = index.host(s.host)) {
-        if (const catalog::Host *spec = catalog.host(h->model))
+        if (const catalog::Host *spec = catalog.host(h->model)) {
             p.hostCores = spec->sockets * spec->coresPerSocket;
+            p.hostMemGB = spec->memGB;
+        }
     }
     p.ringGBps = s.ringGBps;
     p.ringLatencyUs = s.ringLatencyUs;

@@ -30,8 +30,9 @@ struct Platform
     const catalog::Gpu *gpu = nullptr;
     int gpusPerNode = 1;
     int nodes = 1;
-    int hostCores = 0;   // per node
-    double ringGBps = 0; // per GPU, ring over the node's GPUs all sending at once
+    int hostCores = 0;    // per node
+    double hostMemGB = 0; // per node; 0: unknown (the drives are then read every epoch)
+    double ringGBps = 0;  // per GPU, ring over the node's GPUs all sending at once
     double ringLatencyUs = 0;
     double h2dGBps = 0; // per GPU with every GPU of the node reading at once
     double storageGBps = std::numeric_limits<double>::infinity(); // per node; inf: page cache

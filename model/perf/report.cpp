@@ -56,7 +56,9 @@ OrderedJson predictionToJson(const std::string &system, const workload::Workload
                    {"exposed_communication", p.exposedCommS},
                    {"node_sync", p.syncS},
                    {"input", p.inputS},
-                   {"input_stall", p.stallS}};
+                   {"input_stall", p.stallS},
+                   {"input_first_pass", p.coldInputS}};
+    j["first_pass_steps"] = p.coldSteps;
     j["plan"] = {{"tensor", p.plan.tensor},
                  {"pipeline", p.plan.pipeline},
                  {"data", p.dataParallel},
@@ -119,6 +121,10 @@ std::string predictionToText(const std::string &system, const workload::Workload
         out << " (" << fixed(p.syncS * 1e3, 2) << " ms waiting for the slowest node)";
     out << ", input " << fixed(p.inputS * 1e3, 2) << " ms (stall " << fixed(p.stallS * 1e3, 2)
         << " ms)\n";
+    if (p.coldSteps > 0)
+        out << "    first pass over the dataset, from the drives: input "
+            << fixed(p.coldInputS * 1e3, 2) << " ms a step for " << fixed(p.coldSteps, 0)
+            << " steps\n";
     out << "    compute: math " << fixed(p.mathS * 1e3, 2) << " ms (at "
         << fixed(p.gemmEfficiency * 100, 0) << " % of the measured GEMM rate), memory "
         << fixed(p.memoryS * 1e3, 2) << " ms, optimizer " << fixed(p.optimizerS * 1e3, 2)

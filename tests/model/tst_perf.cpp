@@ -20,6 +20,7 @@ private Q_SLOTS:
     void inputDecodeBound();
     void inputLoaders();
     void inputStorageBound();
+    void pageCacheKeepsDataset();
     void inputH2dBound();
     void ringAllReduce();
     void exposedCommunication();
@@ -249,6 +250,49 @@ void TestPerf::inputStorageBound()
     // 64 samples x 100 kB / 10 MB/s = 0.64 s
     CLAB_NEAR(r.inputS, 0.64);
     CLAB_NEAR(r.stepS, 0.64);
+}
+
+void TestPerf::pageCacheKeepsDataset()
+{
+    // 10 MB/s of drives for 64 samples of 100 kB a step: 0.64 s, five times the compute. A
+    // dataset of 6,400 samples (0.64 GB) in the page cache of a 100 GB host is read from the
+    // drives once, in 6400 / 64 = 100 steps; later steps read memory.
+    const catalog::Gpu gpu = testGpu();
+    perf::Platform p = testPlatform(gpu);
+    p.storageGBps = 0.01;
+    p.hostMemGB = 100;
+    workload::Workload w = testWorkload();
+    w.datasetSamples = 6400;
+    const perf::Prediction r = perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration());
+    const double step = kCompute + kLastBucket;
+    CLAB_NEAR(r.stepS, step);
+    QCOMPARE(r.stallS, 0.0);
+    CLAB_NEAR(r.coldInputS, 0.64);
+    CLAB_NEAR(r.coldSteps, 100.0);
+    QVERIFY(hasNote(r, "fits in the page cache"));
+    // The run (313 steps, as in evaluationAndTimeToTrain) pays the first pass's stall once.
+    CLAB_NEAR(r.breakdownMin.input, 100 * (0.64 - step) / 60);
+    CLAB_NEAR(*r.timeToTrainMin, (313 * step + 100 * (0.64 - step) + r.evaluationS) / 60);
+
+    // A run shorter than the first pass stalls on every step.
+    w.datasetSamples = 1e5;
+    const perf::Prediction longer
+        = perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(longer.coldSteps, 313.0);
+    CLAB_NEAR(longer.breakdownMin.input, 313 * (0.64 - step) / 60);
+
+    // Past half the host's memory (0.64 GB against 0.5 GB of a 1 GB host), or on a host of
+    // unknown memory, the drives are read every epoch.
+    w.datasetSamples = 6400;
+    for (const double memGB : {1.0, 0.0}) {
+        p.hostMemGB = memGB;
+        const perf::Prediction every
+            = perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration());
+        CLAB_NEAR(every.inputS, 0.64);
+        CLAB_NEAR(every.stepS, 0.64);
+        QCOMPARE(every.coldSteps, 0.0);
+        QCOMPARE(hasNote(every, "host memory unknown"), memGB == 0);
+    }
 }
 
 void TestPerf::inputH2dBound()
