@@ -222,9 +222,9 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         widen.add(kWidenEstimatedGpu);
     }
     if (rates.estimated) {
-        out.extrapolation.push_back(gpu.name
-                                    + " has no measured GEMM or memory rate here: "
-                                      "estimated from measured parts");
+        out.extrapolation.push_back("not every rate of " + gpu.name
+                                    + " is measured here: the missing ones are estimated from "
+                                      "measured parts (see the notes)");
         widen.add(kWidenEstimatedGpu);
     }
     const BenchParams *calibrated = cal.params(w.calibrationKey());
@@ -453,18 +453,22 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // later ones read host memory. Larger ones, or on a host of unknown memory, every epoch.
     const double datasetBytes = w.datasetSamples * w.inputBytesPerSample;
     if (readS > 0 && datasetBytes > 0 && nodeSamples > 0) {
-        const double cacheBytes = kPageCacheShare * platform.hostMemGB * 1e9;
+        // Said only where the drives are the slowest stage; otherwise the reads hide anyway.
+        const bool drivesBind = readS > std::max(decodeS, copyS);
         if (platform.hostMemGB <= 0) {
-            out.notes.push_back("host memory unknown: the drives are read every epoch");
-        } else if (datasetBytes <= cacheBytes) {
-            out.coldInputS = std::max({readS, decodeS, copyS});
-            out.coldSteps = datasetBytes / (nodeSamples * w.inputBytesPerSample);
-            char text[160];
-            std::snprintf(text, sizeof text,
-                          "the dataset (%.1f GB) fits in the page cache (half the host's %.0f GB): "
-                          "the drives are read in its first pass only",
-                          datasetBytes / 1e9, platform.hostMemGB);
-            out.notes.push_back(text);
+            if (drivesBind)
+                out.notes.push_back("host memory unknown: the drives are read every epoch");
+        } else if (datasetBytes <= kPageCacheShare * platform.hostMemGB * 1e9) {
+            if (drivesBind) {
+                out.coldInputS = readS;
+                out.coldSteps = datasetBytes / (nodeSamples * w.inputBytesPerSample);
+                char text[160];
+                std::snprintf(text, sizeof text,
+                              "the dataset (%.1f GB) fits in the page cache (half the host's "
+                              "%.0f GB): the drives are read in its first pass only",
+                              datasetBytes / 1e9, platform.hostMemGB);
+                out.notes.push_back(text);
+            }
             readS = 0;
         }
     }
