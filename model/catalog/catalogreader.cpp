@@ -8,6 +8,22 @@ namespace clab::catalog {
 
 namespace {
 
+// An optional figure with its own source, {"<unit>": n, "source": "..."}: its value (0 when
+// absent) and source; a figure without a source is an error.
+double readSourced(ObjectReader &r, const char *key, const char *unit, std::string &source)
+{
+    if (!r.optionalObject(key))
+        return 0;
+    ObjectReader figure = r.object(key);
+    const double value = figure.positive(unit);
+    source = figure.string("source");
+    if (source.empty())
+        figure.fail("source", std::string("every ") + key
+                                  + " figure needs a source (or \"assumption: ...\")");
+    figure.finish();
+    return value;
+}
+
 void readEntry(ObjectReader &r, Entry &e)
 {
     e.id = r.string("id");
@@ -19,14 +35,8 @@ void readEntry(ObjectReader &r, Entry &e)
         r.fail("source", "every catalog figure needs a source");
     e.notes = r.string("notes", "");
     e.aliases = r.strings("aliases");
-    if (r.optionalObject("power")) {
-        ObjectReader power = r.object("power");
-        e.powerW = power.positive("watts");
-        e.powerSource = power.string("source");
-        if (e.powerSource.empty())
-            power.fail("source", "every power figure needs a source (or \"assumption: ...\")");
-        power.finish();
-    }
+    if (const double watts = readSourced(r, "power", "watts", e.powerSource); watts > 0)
+        e.powerW = watts;
 }
 
 PcieSpec readPcie(ObjectReader r)
@@ -135,14 +145,7 @@ Host readHost(ObjectReader &r)
     } else if (h.sockets > 1) {
         r.fail("interSocket", "a host with several sockets needs an interSocket link");
     }
-    if (r.optionalObject("memory")) {
-        ObjectReader mem = r.object("memory");
-        h.memGB = mem.positive("GB");
-        h.memSource = mem.string("source");
-        if (h.memSource.empty())
-            mem.fail("source", "every memory figure needs a source (or \"assumption: ...\")");
-        mem.finish();
-    }
+    h.memGB = readSourced(r, "memory", "GB", h.memSource);
     return h;
 }
 

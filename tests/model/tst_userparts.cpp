@@ -78,6 +78,10 @@ void TestUserParts::refusesWithThePlace_data()
     QTest::newRow("no source") << QStringLiteral("source") << QStringLiteral(R"("")")
                                << QStringLiteral("/gpus/0/source")
                                << QStringLiteral("needs a source");
+    // Power (and a host's memory) carry their own source, read the same way.
+    QTest::newRow("power without source")
+        << QStringLiteral("power") << QStringLiteral(R"({"watts": 700, "source": ""})")
+        << QStringLiteral("/gpus/0/power/source") << QStringLiteral("every power figure needs");
     QTest::newRow("misspelt key") << QStringLiteral("memBwGBs") << QStringLiteral("2000")
                                   << QStringLiteral("/gpus/0/memBwGBs") << QString();
 }
