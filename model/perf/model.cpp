@@ -461,7 +461,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         } else if (datasetBytes <= kPageCacheShare * platform.hostMemGB * 1e9) {
             if (drivesBind) {
                 out.coldInputS = readS;
-                out.coldSteps = datasetBytes / (nodeSamples * w.inputBytesPerSample);
+                out.coldSteps = w.datasetSamples / nodeSamples;
                 char text[160];
                 std::snprintf(text, sizeof text,
                               "the dataset (%.1f GB) fits in the page cache (half the host's "
