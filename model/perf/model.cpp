@@ -513,13 +513,19 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // Where MLPerf logs measured it, a sample costs its measured share of a training sample;
     // elsewhere its forward FLOPs' share, and the fixed cost is the calibration's.
     const double trainPerSample = mathPerSample + memoryPerSample * software;
-    const double evalPass
-        = !w.evalTimed ? 0
-          : w.measuredEval
-              ? w.evalSamples / gpus * trainPerSample * w.measuredEval->costRatio
-                    + w.measuredEval->fixedS
-              : w.evalSamples / gpus * trainPerSample * w.evalFlopsPerSample / w.trainFlopsPerSample
-                    + bp.evalOverheadS;
+    // Where the host scores the samples, each node's CPUs take their share while the GPUs infer:
+    // the slower of the two sets the pass.
+    double evalPass = 0;
+    if (w.evalTimed && w.measuredEval) {
+        const auto &m = *w.measuredEval;
+        const double onGpus = w.evalSamples / gpus * trainPerSample * m.costRatio;
+        const double onHosts = w.evalSamples / std::max(1, platform.nodes) * m.hostS;
+        evalPass = std::max(onGpus, onHosts) + m.fixedS;
+    } else if (w.evalTimed) {
+        evalPass
+            = w.evalSamples / gpus * trainPerSample * w.evalFlopsPerSample / w.trainFlopsPerSample
+              + bp.evalOverheadS;
+    }
     out.evaluationPassS = evalPass;
     out.evaluationS = out.evaluations * evalPass;
     out.breakdownMin.compute = out.steps * out.computeS / 60;

@@ -133,15 +133,18 @@ Workload readWorkload(ObjectReader &r)
     w.evalFlopsPerSample = w.evalTimed ? r.positive("evalFlopsPerSample") : 0;
     if (!w.evalTimed) {
         // Keys that only price a timed evaluation would be silently ignored: refuse them.
-        for (const char *key : {"evalSamples", "evalFlopsPerSample", "evalCostRatio",
-                                "evalFixedSeconds", "evalSource", "evalRule", "evalStartSamples"})
+        for (const char *key :
+             {"evalSamples", "evalFlopsPerSample", "evalCostRatio", "evalFixedSeconds",
+              "evalHostSecondsPerSample", "evalSource", "evalRule", "evalStartSamples"})
             if (r.has(key))
                 r.fail(key, std::string("an untimed evaluation costs nothing: expected no \"") + key
                                 + "\" with \"evalTimed\": false");
     }
-    if (r.has("evalCostRatio") || r.has("evalFixedSeconds") || r.has("evalSource")) {
-        w.measuredEval = Workload::MeasuredEval{r.positive("evalCostRatio"),
-                                                nonNegative(r, "evalFixedSeconds")};
+    if (r.has("evalCostRatio") || r.has("evalFixedSeconds") || r.has("evalSource")
+        || r.has("evalHostSecondsPerSample")) {
+        w.measuredEval = Workload::MeasuredEval{
+            r.positive("evalCostRatio"), nonNegative(r, "evalFixedSeconds"),
+            r.has("evalHostSecondsPerSample") ? nonNegative(r, "evalHostSecondsPerSample") : 0};
         if (r.string("evalSource").empty())
             r.fail("evalSource", "expected the measurement the evaluation cost comes from");
     }

@@ -78,12 +78,15 @@ struct Workload
     double evalFlopsPerSample = 0;         // forward FLOPs of one evaluation sample
     // Measured evaluation cost (MLPerf result logs, eval_start to eval_stop), when known: one
     // evaluation sample costs `costRatio` times a training sample's math and memory time, and a
-    // pass adds `fixedS` (gathering and scoring). Without it an evaluation sample costs its
-    // forward FLOPs' share and the fixed cost is fitted.
+    // pass adds `fixedS` (gathering and scoring). Where the host scores the samples (RetinaNet's
+    // OpenImages metrics on the CPU), each node also spends `hostS` a sample of its share, and
+    // the pass takes the slower of its GPU and host parts. Without it an evaluation sample costs
+    // its forward FLOPs' share and the fixed cost is fitted.
     struct MeasuredEval
     {
         double costRatio = 0;
         double fixedS = 0;
+        double hostS = 0;
     };
     std::optional<MeasuredEval> measuredEval;
     // False when the benchmark's rules leave evaluation out of the timed run (MLPerf Stable

@@ -562,6 +562,16 @@ void TestPerf::evaluationAndTimeToTrain()
         = perf::predict(p, measured, 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(m.evaluationPassS, 250 * (0.025 + 2e8 / 800e9) * 0.9 + 0.01);
     CLAB_NEAR(m.stepS, r.stepS);
+    // Where the host scores the samples: 1000 samples on the one node at 10 ms each (10 s)
+    // outlast the GPUs' 5.7 s; at 1 ms (1 s) the GPUs set the pass.
+    measured.measuredEval->hostS = 0.01;
+    const perf::Prediction host
+        = perf::predict(p, measured, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(host.evaluationPassS, 1000 * 0.01 + 0.01);
+    measured.measuredEval->hostS = 0.001;
+    const perf::Prediction gpuBound
+        = perf::predict(p, measured, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(gpuBound.evaluationPassS, m.evaluationPassS);
 
     // With exposed communication and an input stall the breakdown still adds up.
     perf::Platform slow = p;
