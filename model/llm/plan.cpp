@@ -107,6 +107,7 @@ Hardware computeOf(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
     hw.gemmFlops = rates.gemmFlops;
     hw.peakFlops = rates.peakFlops;
     hw.memBytesPerS = rates.memBytesPerS;
+    hw.streamBytesPerS = rates.streamBytesPerS;
     // A card's "GB" are nearer GiB: NVIDIA's MLPerf v4.0 H200 system JSON gives the 141 GB card
     // 143,771 MiB (140.4 GiB); 141 x 10^9 would understate it by 7 %.
     hw.memoryBytes = gpu.memGB * double(1ull << 30);
@@ -382,14 +383,15 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
         = mb * (layerFlops / double(s.layers) * layersPerStage + 3 * logitForwardFlops(s))
           / double(p.tensor);
     const double computeMb = stageFlops / rate;
-    // Element-wise kernels stream their tensors through HBM (LLM.md, "Element-wise traffic").
+    // Element-wise kernels stream their tensors through HBM, or as fast as the SMs issue them
+    // where that is slower (LLM.md, "Element-wise traffic").
     const double crossEntropy
         = kCrossEntropyBytes * double(s.seq) * mb * double(s.vocab) / double(p.tensor);
     const double elementwiseMb = (layersPerStage
                                       * layerElementwiseBytes(s, p.micro, p.tensor, p.recompute,
                                                               p.sequenceParallel, p.attention)
                                   + crossEntropy)
-                                 / hw.memBytesPerS;
+                                 / hw.streamBytesPerS;
 
     // Tensor parallelism: 2 all-reduces a layer forward and 2 backward (and 2 more for the
     // forward a full recomputation runs again) of the layer's s b h output; sequence parallelism

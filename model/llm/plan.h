@@ -44,12 +44,13 @@ struct Hardware
     std::string gpu;
     long long gpus = 0;
     long long gpusPerNode = 8;
-    double gemmFlops = 0;      // measured large-GEMM rate, 16-bit (perf/gpurates.h)
-    double peakFlops = 0;      // dense datasheet peak, for MFU and HFU
-    double efficiency = 0;     // share of gemmFlops a transformer layer reaches (LLM.md)
-    double memBytesPerS = 0;   // measured HBM bandwidth (optimizer step)
-    double memoryBytes = 0;    // HBM capacity
-    double intraBytesPerS = 0; // one GPU's bandwidth to its node's others: NVLink, else PCIe
+    double gemmFlops = 0;       // measured large-GEMM rate, 16-bit (perf/gpurates.h)
+    double peakFlops = 0;       // dense datasheet peak, for MFU and HFU
+    double efficiency = 0;      // share of gemmFlops a transformer layer reaches (LLM.md)
+    double memBytesPerS = 0;    // measured HBM bandwidth (optimizer step)
+    double streamBytesPerS = 0; // element-wise kernels: HBM, or the SMs where they bind
+    double memoryBytes = 0;     // HBM capacity
+    double intraBytesPerS = 0;  // one GPU's bandwidth to its node's others: NVLink, else PCIe
     double intraLatencyS = 0;
     double netBytesPerS = 0; // one GPU's share of the inter-node network, achieved
     double netLatencyS = 0;

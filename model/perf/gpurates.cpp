@@ -114,6 +114,25 @@ double warpMmaShare(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
     return same.empty() ? 1 : median(same);
 }
 
+// The FP32 lanes of one SM, by architecture (NVIDIA's architecture whitepapers): the FP32 peak
+// over 2 x lanes is SMs x clock. Ampere is GA100's 64 (A100, A30); GA10x's 128 would halve its
+// SM rate, which binds nowhere behind GDDR. 0: unknown, no SM-side bound.
+double fp32LanesPerSm(const std::string &arch)
+{
+    if (arch == "Volta" || arch == "Turing" || arch == "Ampere")
+        return 64;
+    if (arch == "Ada" || arch == "Hopper" || arch == "Blackwell")
+        return 128;
+    return 0;
+}
+
+// Bytes an SM moves a cycle through the element-wise and normalisation kernels of training, at
+// most. Fitted to one published pair (model/perf/MODEL.md, "Element-wise kernels"): an H200 has
+// an H100's SMs and 1.39x its measured HBM rate, and MLPerf v4.1 gives it 1.027x the H100 BERT
+// step and 1.045x the RetinaNet step, where HBM alone gives 1.09x and 1.16x: both say the
+// memory term shrinks by 9 %, so 1.10 x 2,950 GB/s over 132 SMs x 1.98 GHz.
+constexpr double kStreamBytesPerSmCycle = 12.4;
+
 } // namespace
 
 GpuRates gpuRates(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &catalog)
@@ -138,6 +157,19 @@ GpuRates gpuRates(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &
             r.note += "; ";
         r.note += "no measured memory bandwidth for " + gpu.name + ": estimated at "
                   + std::to_string(int(share * 100 + 0.5)) + " % of its datasheet figure";
+    }
+    r.streamBytesPerS = r.memBytesPerS;
+    const double lanes = fp32LanesPerSm(gpu.arch);
+    const double smRate = lanes > 0 && gpu.tflops.fp32
+                              ? kStreamBytesPerSmCycle * *gpu.tflops.fp32 * 1e12 / (2 * lanes)
+                              : 0;
+    if (smRate > 0 && smRate < r.memBytesPerS) {
+        r.streamBytesPerS = smRate;
+        if (!r.note.empty())
+            r.note += "; ";
+        r.note += "element-wise kernels of " + gpu.name + " at its SMs' rate, "
+                  + std::to_string(int(smRate / 1e9 + 0.5)) + " GB/s, not its memory's "
+                  + std::to_string(int(r.memBytesPerS / 1e9 + 0.5)) + " GB/s";
     }
     return r;
 }

@@ -18,9 +18,12 @@ namespace clab::perf {
 // is measured), and `estimated` says so.
 struct GpuRates
 {
-    double gemmFlops = 0; // FLOP/s, the precision's matrix path (FP8 falls back to 16-bit)
-    double fp8Flops = 0;  // FLOP/s of FP8 matrices; 0 when the GPU has none
-    double memBytesPerS = 0;
+    double gemmFlops = 0;    // FLOP/s, the precision's matrix path (FP8 falls back to 16-bit)
+    double fp8Flops = 0;     // FLOP/s of FP8 matrices; 0 when the GPU has none
+    double memBytesPerS = 0; // HBM, streamed by large kernels (the optimizer's update)
+    // Element-wise and normalisation kernels: HBM's rate, or the SMs' rate where they cannot
+    // issue that many bytes (gpurates.cpp, kStreamBytesPerSmCycle).
+    double streamBytesPerS = 0;
     double peakFlops = 0; // dense datasheet peak of the precision actually run
     // Share of gemmFlops that kernels on warp-level mma.sync reach: the GPU's own, else that of
     // measured parts of its architecture (a Hopper without the figure is still a Hopper), else 1.

@@ -277,7 +277,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         = ((1 - fp8) / rates.gemmFlops + (fp8 > 0 ? fp8 / rates.fp8Flops : 0)) / out.gemmEfficiency;
     const double mathPerSample = w.trainFlopsPerSample * secondsPerFlop;
     const double memoryPerSample = w.memoryBytesPerSample * bp.memoryScale
-                                   * elementBytes(out.precision) / 2 / rates.memBytesPerS;
+                                   * elementBytes(out.precision) / 2 / rates.streamBytesPerS;
     double bubble = 1;
     if (out.plan.pipeline > 1) {
         // GPipe/1F1B bubble with one-sample micro-batches: (m + p - 1) / m.

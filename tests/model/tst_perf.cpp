@@ -82,6 +82,22 @@ void TestPerf::computeMemoryBound()
     const perf::Platform q = testPlatform(faster);
     const perf::Prediction f = perf::predict(q, w, 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(f.computeS, 0.4e-6 + kMemory / 2 + kOptimizer / 2 + kOverhead);
+    // ... unless the SMs cannot issue that much. A Hopper's SM has 128 FP32 lanes, so 20 TFLOPS
+    // of FP32 are 20e12 / 256 = 78.1e9 SM cycles a second; at 12.4 B a cycle the element-wise
+    // kernels reach 969 GB/s: below 1,600 GB/s of memory, above 800. The optimizer's update
+    // still streams at the memory's rate.
+    catalog::Gpu hopper = faster;
+    hopper.arch = "Hopper";
+    const perf::Prediction h
+        = perf::predict(testPlatform(hopper), w, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(h.memoryS, kMemory * 800e9 / (12.4 * 20e12 / 256));
+    CLAB_NEAR(h.optimizerS, kOptimizer / 2);
+    QVERIFY(hasNote(h, "at its SMs' rate, 969 GB/s, not its memory's 1600"));
+    hopper.achieved.memBwGBps = 800;
+    const perf::Prediction slow
+        = perf::predict(testPlatform(hopper), w, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(slow.memoryS, kMemory);
+    QVERIFY(!hasNote(slow, "SMs' rate"));
     // FP32: the FP32 GEMM rate (16 TFLOPS) and 4-byte activations, twice the memory traffic.
     const perf::Prediction wide
         = perf::predict(p, testWorkload(), 64, perf::Precision::Fp32, testCalibration());
