@@ -94,7 +94,7 @@ struct StepTime // seconds of one step (global batch), and what it reaches
 {
     long long microBatches = 0; // per replica, m
     double compute = 0;         // matrix FLOPs of all m micro-batches on the slowest stage
-    double elementwise = 0;     // their element-wise kernels' HBM traffic
+    double elementwise = 0;     // their element-wise kernels' traffic (HBM, or the SMs' rate)
     double tensorComm = 0;      // tensor-parallel collectives on the critical path
     double pipelineComm = 0;    // stage-to-stage sends
     double bubble = 0;          // pipeline fill and drain: (P-1)/(V m) of the above

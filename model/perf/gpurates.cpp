@@ -127,7 +127,7 @@ double fp32LanesPerSm(const std::string &arch)
 }
 
 // Bytes an SM moves a cycle through the element-wise and normalisation kernels of training, at
-// most. Fitted to one published pair (model/perf/MODEL.md, "Element-wise kernels"): an H200 has
+// most. Fitted to one published pair (model/perf/MODEL.md, `Be` under Compute): an H200 has
 // an H100's SMs and 1.39x its measured HBM rate, and MLPerf v4.1 gives it 1.027x the H100 BERT
 // step and 1.045x the RetinaNet step, where HBM alone gives 1.09x and 1.16x: both say the
 // memory term shrinks by 9 %, so 1.10 x 2,950 GB/s over 132 SMs x 1.98 GHz.
@@ -163,6 +163,12 @@ GpuRates gpuRates(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &
     const double smRate = lanes > 0 && gpu.tflops.fp32
                               ? kStreamBytesPerSmCycle * *gpu.tflops.fp32 * 1e12 / (2 * lanes)
                               : 0;
+    if (lanes == 0 && gpu.user) {
+        if (!r.note.empty())
+            r.note += "; ";
+        r.note += "no SM-side rate for architecture \"" + gpu.arch + "\" (known: Volta, Turing, "
+                  + "Ampere, Ada, Hopper, Blackwell): element-wise kernels at its memory's rate";
+    }
     if (smRate > 0 && smRate < r.memBytesPerS) {
         r.streamBytesPerS = smRate;
         if (!r.note.empty())

@@ -211,7 +211,8 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const double passes = std::ceil(out.localBatch / out.microBatch);
 
     // Compute: matrix FLOPs at the benchmark's share of the measured GEMM rate, plus the
-    // memory-bound bytes at the measured memory bandwidth, plus optimizer and launch overhead.
+    // memory-bound bytes at the measured memory bandwidth (or the SMs' rate where that is lower,
+    // GpuRates::streamBytesPerS), plus optimizer and launch overhead.
     const GpuRates rates = gpuRates(gpu, out.precision, catalog);
     if (!rates.note.empty())
         out.notes.push_back(rates.note);

@@ -48,7 +48,7 @@ struct Prediction
     int dataParallel = 1;
     // Compute of one step of one GPU, summed (model/perf/MODEL.md):
     double mathS = 0;          // matrix FLOPs at the benchmark's share of the measured GEMM rate
-    double memoryS = 0;        // memory-bound bytes at the measured memory bandwidth
+    double memoryS = 0;        // memory-bound bytes at HBM's rate, or the SMs' where lower
     double optimizerS = 0;     // the optimizer reading and writing its state
     double overheadS = 0;      // launch and framework time per forward/backward pass
     double computeS = 0;       // the four above, times the software factor

@@ -102,6 +102,13 @@ void TestUserPartsCli::embeddedPartsTravel()
     for (const auto &e : j.at("extrapolation"))
         flagged = flagged || e.get<std::string>().find("user-defined") != std::string::npos;
     QVERIFY2(flagged, j.at("extrapolation").dump().c_str());
+    // An architecture whose SMs the model does not know: said, not silently unbounded.
+    bool said = false;
+    for (const auto &n : j.at("notes"))
+        said = said
+               || n.get<std::string>().find("no SM-side rate for architecture \"Future\"")
+                      != std::string::npos;
+    QVERIFY2(said, j.at("notes").dump().c_str());
     // Without its parts the same design names the unknown model.
     writeFileAtomically(file, designUsing("FUTURE-1", {}));
     const Run bare = run({QStringLiteral("analyze"), QString::fromStdString(file)});

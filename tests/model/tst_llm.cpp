@@ -224,6 +224,14 @@ void TestLlm::elementwiseTraffic()
     const StepTime t = stepTime(gpt3, a100(8), plan(8, 1, 1, 1, Recompute::Selective, true, 0, 4));
     const double perMicro = (96 * 841728.0 + 16 * 51200 / 8.0) * 2048 / 1710e9;
     QVERIFY(near(t.elementwise, 4 * perMicro, 1e-9));
+    // An H200's SMs issue fewer bytes than its HBM delivers: 12.4 B a cycle x 66.9 TFLOPS of FP32
+    // over 256 (128 lanes an SM, 2 FLOPs a lane) = 3,240 GB/s of its measured 4,100.
+    const Hardware h200 = hardwareOf(catalog::Catalog::builtin(), "H200-SXM5-141GB", 8, 8, 200);
+    QVERIFY(near(h200.streamBytesPerS, 12.4 * 66.9e12 / 256, 1e-12));
+    QCOMPARE(h200.memBytesPerS, 4100e9);
+    const StepTime onH200
+        = stepTime(gpt3, h200, plan(8, 1, 1, 1, Recompute::Selective, true, 0, 4));
+    QVERIFY(near(onH200.elementwise, 4 * perMicro * 1710e9 / h200.streamBytesPerS, 1e-9));
     // A wider model spends a smaller share of its step there: it grows with h, matrices with h^2.
     const Shape wide = parseShape("megatron-1t");
     const Shape narrow = parseShape("megatron-22b");

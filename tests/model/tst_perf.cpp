@@ -98,6 +98,12 @@ void TestPerf::computeMemoryBound()
         = perf::predict(testPlatform(hopper), w, 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(slow.memoryS, kMemory);
     QVERIFY(!hasNote(slow, "SMs' rate"));
+    // Without an FP32 figure the SMs' rate is unknown: the memory's rate, as before.
+    hopper.achieved.memBwGBps = 1600;
+    hopper.tflops.fp32.reset();
+    const perf::Prediction unknown
+        = perf::predict(testPlatform(hopper), w, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(unknown.memoryS, kMemory / 2);
     // FP32: the FP32 GEMM rate (16 TFLOPS) and 4-byte activations, twice the memory traffic.
     const perf::Prediction wide
         = perf::predict(p, testWorkload(), 64, perf::Precision::Fp32, testCalibration());
