@@ -42,6 +42,14 @@ std::string row(const char *round, const char *gpu, const char *host, const char
            + host + ",2,64,\"" + nvlink + "\",resnet," + minutes + "," + batch + ",35\n";
 }
 
+// The observations a results table in the MLPerf table's columns gives.
+perf::ObservationSet observe(const std::string &text, const std::string &file)
+{
+    perf::ObservationSet set;
+    perf::addCsv(CsvTable::parse(text, file), set);
+    return set;
+}
+
 } // namespace
 
 // A benchmark-on-stack factor stands for a software year. In round 3.1 every ResNet row is an
@@ -59,8 +67,7 @@ void TestFit::stackFactorNeedsAnArchitectureSeenElsewhere()
           + row("3.0", "H100-SXM5-80GB", "Intel(R) Xeon(R) Platinum 8480C",
                 "NVLINK Gen4 900 GB/s + NVSWITCH Gen3", "13.6", "3200")
           + row("3.1", "L40", "Intel(R) Xeon(R) Platinum 8480+", "", "46.9", "2400");
-    perf::ObservationSet set;
-    perf::addCsv(CsvTable::parse(text, "fit.csv"), set);
+    perf::ObservationSet set = observe(text, "fit.csv");
     QCOMPARE(set.rows.size(), std::size_t(4));
     std::vector<const perf::Observation *> rows = pointers(set);
 
@@ -94,8 +101,7 @@ void TestFit::architectureNeedsRowsToCountAsSeen()
                     "28.7", "3264");
     text += row("4.1", "H100-SXM5-80GB", "Intel(R) Xeon(R) Platinum 8480C",
                 "NVLINK Gen4 900 GB/s + NVSWITCH Gen3", "13.6", "3200");
-    perf::ObservationSet set;
-    perf::addCsv(CsvTable::parse(text, "arch.csv"), set);
+    const perf::ObservationSet set = observe(text, "arch.csv");
     QCOMPARE(set.rows.size(), std::size_t(9));
     std::vector<const perf::Observation *> rows = pointers(set);
     const perf::Calibration cal = perf::fitCalibration(rows);
@@ -116,8 +122,7 @@ void TestFit::unetSamplesOrEpochs()
     };
     const std::string text = kColumns + "median_epoch_at_stop\n" + unetRow("3.0", "1990")
                              + unetRow("3.1", "347760") + unetRow("3.1", "2030");
-    perf::ObservationSet set;
-    perf::addCsv(CsvTable::parse(text, "unet.csv"), set);
+    const perf::ObservationSet set = observe(text, "unet.csv");
     QCOMPARE(set.rows.size(), std::size_t(3));
     QCOMPARE(set.rows[0].trainedSamples.value_or(0), 1990.0 * 168);
     QCOMPARE(set.rows[1].trainedSamples.value_or(0), 347760.0);
@@ -137,8 +142,7 @@ void TestFit::bertSamplesFromTheMedian()
     const std::string text = kColumns + "median_epoch_at_stop,train_samples\n"
                              + bertRow("2.5e+06", "3000000") + bertRow("1", "2600000")
                              + bertRow("", "156725653") + bertRow("616000", "156725653");
-    perf::ObservationSet set;
-    perf::addCsv(CsvTable::parse(text, "bert.csv"), set);
+    const perf::ObservationSet set = observe(text, "bert.csv");
     QCOMPARE(set.rows.size(), std::size_t(4));
     QCOMPARE(set.rows[0].trainedSamples.value_or(0), 2.5e6);
     QCOMPARE(set.rows[1].trainedSamples.value_or(0), 2.6e6);
@@ -158,8 +162,7 @@ void TestFit::samplesFromTheLogs()
     };
     const std::string text = kColumns + "median_epoch_at_stop\n" + sdRow("eos_ngc24.09_nemo", "256")
                              + sdRow("eos_ngc24.09_nemo", "512") + sdRow("another", "256");
-    perf::ObservationSet set;
-    perf::addCsv(CsvTable::parse(text, "sd.csv"), set);
+    const perf::ObservationSet set = observe(text, "sd.csv");
     QCOMPARE(set.rows.size(), std::size_t(3));
     QCOMPARE(set.rows[0].trainedSamples.value_or(0), 2240000.0);
     QVERIFY(!set.rows[1].trainedSamples);
@@ -180,8 +183,7 @@ void TestFit::convergenceFloor()
     };
     const std::string text = kColumns + "train_samples\n" + bertRow("2549220") + bertRow("3186525")
                              + bertRow("2039376") + bertRow("");
-    perf::ObservationSet set;
-    perf::addCsv(CsvTable::parse(text, "bert.csv"), set);
+    const perf::ObservationSet set = observe(text, "bert.csv");
     QCOMPARE(set.rows.size(), std::size_t(4));
     std::vector<perf::RowResult> results;
     for (const auto &o : set.rows)
