@@ -49,8 +49,12 @@ double memoryNeededGB(const workload::Workload &w, double microBatch, const Plan
     const double shards = double(plan.tensor) * plan.pipeline;
     const double dense = w.allreduceParameters;
     const double sharded = w.parameters - dense;
+    // Frozen weights: each replica holds its tensor x pipeline share, FP8 runs at the
+    // workload's stored size.
+    const double frozenBytes = p == Precision::Fp8 ? w.frozenBytesPerParam : elementBytes(p);
     const double state = dense / shards * kStateBytesPerParam
-                         + sharded / std::max(1, gpus) * kShardedBytesPerParam;
+                         + sharded / std::max(1, gpus) * kShardedBytesPerParam
+                         + w.frozenParameters / shards * frozenBytes;
     // Without pipelining a replica keeps the activations of its micro-batch; with it (1F1B,
     // one-sample micro-batches) a stage keeps at most `pipeline` micro-batches of its
     // 1/pipeline of the layers. Activations are given for 16-bit; fp32 doubles them.
@@ -108,7 +112,8 @@ int defaultGlobalBatch(const workload::Workload &w, int gpus)
     return 32 * std::max(1, gpus);
 }
 
-Plan choosePlan(const Platform &platform, const workload::Workload &w, int globalBatch)
+Plan choosePlan(const Platform &platform, const workload::Workload &w, int globalBatch,
+                Precision precision)
 {
     const int gpus = platform.gpusPerNode * platform.nodes;
     const double available = platform.gpu ? platform.gpu->memGB : 0;
@@ -120,7 +125,7 @@ Plan choosePlan(const Platform &platform, const workload::Workload &w, int globa
             const double local = double(globalBatch) / std::max(1, data);
             // Gradient accumulation lets a replica run its batch in micro-batches: the split is
             // needed only when even one sample does not fit.
-            if (memoryNeededGB(w, std::min(local, 1.0), plan, gpus, Precision::Fp16) <= available)
+            if (memoryNeededGB(w, std::min(local, 1.0), plan, gpus, precision) <= available)
                 return plan;
         }
     }
@@ -160,7 +165,12 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const catalog::Catalog &catalog
         = platform.catalog ? *platform.catalog : catalog::Catalog::builtin();
     const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
-    out.plan = request.plan ? *request.plan : choosePlan(platform, w, globalBatch);
+    // The plan is sized at the run's precision, 16-bit where the GPU has no FP8 (the fallbacks
+    // below that depend on the plan keep its 16-bit activations and change only the weights).
+    const Precision sized = out.precision == Precision::Fp8 && !gpu.tflops.fp8
+                                ? (gpu.tflops.bf16 ? Precision::Bf16 : Precision::Fp16)
+                                : out.precision;
+    out.plan = request.plan ? *request.plan : choosePlan(platform, w, globalBatch, sized);
     out.plan.tensor = std::clamp(out.plan.tensor, 1, std::max(1, platform.gpusPerNode));
     out.plan.pipeline = std::clamp(out.plan.pipeline, 1, std::max(1, gpus / out.plan.tensor));
     const double shards = double(out.plan.tensor) * out.plan.pipeline;
@@ -196,9 +206,10 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     }
     Widening widen;
 
-    // Memory: the largest micro-batch that fits (gradient accumulation), at least one sample.
+    // Memory: the largest micro-batch that fits (gradient accumulation), at least one sample;
+    // below one sample a GPU (context parallelism) holds its share of the sequence.
     out.availableGB = gpu.memGB;
-    out.microBatch = std::max(1.0, out.localBatch);
+    out.microBatch = out.localBatch;
     while (out.microBatch > 1
            && memoryNeededGB(w, out.microBatch, out.plan, gpus, out.precision) > out.availableGB)
         out.microBatch = std::max(1.0, std::floor(out.microBatch / 2));
@@ -434,8 +445,14 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
             = (hideable - buckets * latencyS * half) / buckets + latencyS * half;
         exposedAllreduce = gatherS + std::max(lastBucket, hideable - cal.overlap * window);
     }
-    // Tensor-parallel and all-to-all traffic sit between layers: nothing hides them.
-    out.exposedCommS = exposedAllreduce + tensorS + out.alltoallS + out.syncS;
+    // Tensor-parallel and all-to-all traffic sit between layers: nothing hides them, unless the
+    // implementation splits each GEMM to overlap them (over NVLink only), where the math hides
+    // them as it hides gradient buckets.
+    double exposedTensor = tensorS;
+    const bool nvlink = platform.linkKey == "nvswitch" || platform.linkKey == "nvlink-mesh";
+    if (w.tensorParallelOverlap && nvlink)
+        exposedTensor = std::max(0.0, tensorS - cal.overlap * out.mathS);
+    out.exposedCommS = exposedAllreduce + exposedTensor + out.alltoallS + out.syncS;
 
     // Input pipeline, per node per step; its stages run in parallel with each other and with
     // the GPUs (prefetching), so the slowest stage is what the GPUs may wait for.
@@ -529,7 +546,8 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     }
     out.evaluationPassS = evalPass;
     out.evaluationS = out.evaluations * evalPass;
-    out.breakdownMin.compute = out.steps * out.computeS / 60;
+    // A measured start-up (graph capture, warm-up) counts as compute, paid once.
+    out.breakdownMin.compute = (out.steps * out.computeS + w.startSeconds) / 60;
     out.breakdownMin.communication = out.steps * out.exposedCommS / 60;
     // The first pass over a cached dataset stalls for the drives (at most every step).
     out.coldSteps = std::min(out.coldSteps, out.steps);

@@ -105,7 +105,9 @@ Prediction predict(const Platform &platform, const workload::Workload &w, int gl
 // tries every batch of the table.
 int defaultGlobalBatch(const workload::Workload &w, int gpus);
 
-// The smallest tensor x pipeline split that fits the model in memory (tensor inside a node).
-Plan choosePlan(const Platform &platform, const workload::Workload &w, int globalBatch);
+// The smallest tensor x pipeline split that fits the model in memory at `precision` (tensor
+// inside a node).
+Plan choosePlan(const Platform &platform, const workload::Workload &w, int globalBatch,
+                Precision precision = Precision::Fp16);
 
 } // namespace clab::perf

@@ -75,6 +75,12 @@ Workload readWorkload(ObjectReader &r)
         r.fail("allreduceParameters", "expected at most \"parameters\"");
     w.alltoallBytesPerSample
         = r.has("alltoallBytesPerSample") ? nonNegative(r, "alltoallBytesPerSample") : 0;
+    w.frozenParameters = r.has("frozenParameters") ? nonNegative(r, "frozenParameters") : 0;
+    if (r.has("frozenBytesPerParam")) {
+        if (w.frozenParameters == 0)
+            r.fail("frozenBytesPerParam", "expected \"frozenParameters\" for the bytes it sizes");
+        w.frozenBytesPerParam = r.positive("frozenBytesPerParam");
+    }
     w.trainFlopsPerSample = r.positive("trainFlopsPerSample");
     w.activationBytesPerSample = r.positive("activationBytesPerSample");
     // Without an estimate of its own: activations are written in the forward pass, read in the
@@ -85,6 +91,8 @@ Workload readWorkload(ObjectReader &r)
     if (r.has("gradientBucketBytes"))
         w.gradientBucketBytes = r.positive("gradientBucketBytes");
     w.parameterGatherAfterStep = r.boolean("parameterGatherAfterStep", false);
+    w.tensorParallelOverlap = r.boolean("tensorParallelOverlap", false);
+    w.startSeconds = r.has("startSeconds") ? nonNegative(r, "startSeconds") : 0;
     w.warpMmaFlopShare = r.has("warpMmaFlopShare") ? nonNegative(r, "warpMmaFlopShare") : 0;
     if (w.warpMmaFlopShare > 1)
         r.fail("warpMmaFlopShare", "expected a share between 0 and 1");
@@ -151,8 +159,9 @@ Workload readWorkload(ObjectReader &r)
     w.evalEverySamples = nonNegative(r, "evalEverySamples");
     w.evalStartSamples = r.has("evalStartSamples") ? nonNegative(r, "evalStartSamples") : 0;
     w.evalRule = r.string("evalRule", "");
-    if (!w.evalRule.empty() && w.evalRule != "bert")
-        r.fail("evalRule", "expected \"bert\" or no rule, found \"" + w.evalRule + "\"");
+    if (!w.evalRule.empty() && w.evalRule != "bert" && w.evalRule != "llama2_70b_lora")
+        r.fail("evalRule",
+               "expected \"bert\", \"llama2_70b_lora\" or no rule, found \"" + w.evalRule + "\"");
     w.defaultPrecision = r.string("defaultPrecision");
     if (std::find(std::begin(kPrecisions), std::end(kPrecisions), w.defaultPrecision)
         == std::end(kPrecisions))
@@ -285,11 +294,20 @@ double evaluations(const Workload &w, double samples, int globalBatch)
         // 25,000) samples.
         every = std::floor(0.05 * (230.23 * globalBatch + 3'000'000) / 25'000) * 25'000;
     }
+    double first = 0;
+    if (w.evalRule == "llama2_70b_lora") {
+        // MLPerf training rules, Llama 2 70B LoRA: every 384 sequences (CEIL(384 / GBS) steps when
+        // GBS does not divide 384), skipping the first FLOOR(0.125 * GBS + 2) evaluations.
+        const int batch = std::max(1, globalBatch);
+        every = std::ceil(384.0 / batch) * batch;
+        first = every * (std::floor(0.125 * batch + 2) + 1);
+    }
     if (every <= 0)
         return 1; // once, at the end
     // Evaluations at every multiple of the interval from the start epoch on, the last of which
     // reaches the target.
-    const double first = std::max(every, std::ceil(w.evalStartSamples / every) * every);
+    if (first == 0)
+        first = std::max(every, std::ceil(w.evalStartSamples / every) * every);
     if (samples < first)
         return 1;
     return std::floor((samples - first) / every) + 1;

@@ -44,6 +44,11 @@ struct Workload
     // embedding tables) are sharded over all GPUs, updated sparsely, never all-reduced.
     double allreduceParameters = 0;
     double alltoallBytesPerSample = 0; // model-parallel embedding exchange, each way, per sample
+    // Weights that run but never train (a LoRA fine-tune's base model): held by every replica,
+    // split only by tensor x pipeline, never reduced or updated. An FP8 run stores them at
+    // `frozenBytesPerParam` (FP8 linears, 16-bit embeddings); other runs at the element size.
+    double frozenParameters = 0;
+    double frozenBytesPerParam = 2;
     // The implementation reduces the gradients only after the whole backward pass (one bucket,
     // or after gradient accumulation), so no backward computation hides the reduction.
     bool allreduceAfterBackward = false;
@@ -53,6 +58,12 @@ struct Workload
     // A distributed optimizer: the gradients are reduce-scattered (in buckets, overlapped) and
     // the updated parameters all-gathered after the step, where nothing hides them.
     bool parameterGatherAfterStep = false;
+    // The implementation overlaps the tensor-parallel collectives with the GEMMs that produce
+    // and consume them (Transformer Engine's userbuffers), which it can only over NVLink.
+    bool tensorParallelOverlap = false;
+    // Measured time from the timed run's start to its first steady step (graph capture, FP8
+    // scaling warm-up, the first iterations' allocations), paid once.
+    double startSeconds = 0;
     double trainFlopsPerSample = 0; // forward + backward FLOPs of one sample
     // Share of its matrix FLOPs done by kernels built on warp-level mma.sync (LSTMs, 3D
     // convolutions), which on a GPU with a faster warpgroup path reach only the GPU's
@@ -95,7 +106,9 @@ struct Workload
     double evalEverySamples = 0; // training samples between evaluations (0: once at the end)
     double evalStartSamples = 0; // no evaluation before this many training samples
     // "bert": MLPerf BERT's interval, FLOOR(0.05 * (230.23 * batch + 3,000,000), 25,000) samples
-    // (evalEverySamples is then the interval at the reference batch). Empty: evalEverySamples.
+    // (evalEverySamples is then the interval at the reference batch). "llama2_70b_lora": every
+    // CEIL(384 / GBS) steps, skipping the first FLOOR(0.125 * GBS + 2) evaluations.
+    // Empty: evalEverySamples.
     std::string evalRule;
     std::string defaultPrecision;              // "fp16", "bf16", "tf32", "fp32"
     std::string qualityTarget;                 // "75.9% top-1"
