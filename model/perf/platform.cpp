@@ -277,6 +277,15 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
                 d.links.push_back({"gpu" + std::to_string(i), "nvswitch", nvKind, links});
             break;
         case IntraNode::NvlinkMesh:
+            if (n <= 4) {
+                // HGX 4-GPU boards join every pair directly, splitting each GPU's links evenly
+                // (H100: 6 of 18 to each peer).
+                for (int i = 0; i < n; ++i)
+                    for (int j = i + 1; j < n; ++j)
+                        d.links.push_back({"gpu" + std::to_string(i), "gpu" + std::to_string(j),
+                                           nvKind, std::max(1, links / (n - 1))});
+                break;
+            }
             // DGX-1's hybrid cube mesh: NCCL's rings use two links between ring neighbours.
             for (int i = 0; i < n; ++i)
                 d.links.push_back({"gpu" + std::to_string(i), "gpu" + std::to_string((i + 1) % n),
