@@ -18,7 +18,7 @@ Rules (see resources/workloads/README.md):
   uses: sort the runs, drop the fastest and the slowest (4 of each for unet3d).
 * "Epochs to converge" is not always in epochs. Its unit per benchmark and round:
   epochs (x datasetSamples), samples (BERT; 3D U-Net from v3.1; Stable Diffusion from
-  v4.0), tokens (GPT-3:
+  v4.0; Llama 2 70B LoRA, whose files call the key "samples to converge"), tokens (GPT-3:
   / 2048 tokens per sequence), and 1-based epochs for DLRM v1, whose reference
   logs epoch_num = k + 1 + fraction (facebookresearch/dlrm dlrm_s_pytorch.py).
 Python 3 standard library only.
@@ -49,6 +49,8 @@ BENCHMARKS = {
     "gpt3": [("gpt3", (0, 0), (99, 9), "tokens")],
     # Its calibration rows are v3.1 to v4.1; v5.0 changed the learning rates (and v3.1 counted steps).
     "stable_diffusion": [("stable_diffusion", (4, 0), (4, 1), "samples")],
+    # Every round's file holds the same values (v5.1 on adds "Precision": "BF16").
+    "llama2_70b_lora": [("llama2_70b_lora", (4, 0), (99, 9), "samples")],
 }
 GPT3_SEQUENCE = 2048
 
@@ -92,7 +94,8 @@ def convergence(rcps_dir, workload_id, dataset_samples):
     rel = os.path.relpath(path, rcps_dir).replace(os.sep, "/").replace("/", " ")
     rows = []
     for name, rec in records.items():
-        runs = rec.get("Epochs to converge")
+        # The LoRA (and Flux) files name the key for their unit.
+        runs = rec.get("Epochs to converge") or rec.get("samples to converge")
         if not runs:
             continue
         mean = olympic_mean(runs, rec["Benchmark"])

@@ -93,15 +93,30 @@ private Q_SLOTS:
     void resnetTableMatchesRcps();
     void untimedEvaluation();
     void stableDiffusionTableMatchesRcps();
+    void loraHandWorked();
+    void loraEvaluations_data();
+    void loraEvaluations();
 };
 
 void TestWorkload::builtinLoadsAll()
 {
     const auto &all = Library::builtin().all();
-    const std::vector<std::string> expected
-        = {"bert_large",   "bert_large_seq512", "dlrm",        "dlrm_dcnv2", "gpt3",
-           "maskrcnn",     "mobilenet_v2",      "resnet50",    "retinanet",  "rnnt",
-           "ssd_resnet34", "stable_diffusion",  "transformer", "unet3d",     "yolov5s"};
+    const std::vector<std::string> expected = {"bert_large",
+                                               "bert_large_seq512",
+                                               "dlrm",
+                                               "dlrm_dcnv2",
+                                               "gpt3",
+                                               "llama2_70b_lora",
+                                               "maskrcnn",
+                                               "mobilenet_v2",
+                                               "resnet50",
+                                               "retinanet",
+                                               "rnnt",
+                                               "ssd_resnet34",
+                                               "stable_diffusion",
+                                               "transformer",
+                                               "unet3d",
+                                               "yolov5s"};
     std::vector<std::string> ids;
     for (const auto &[id, w] : all)
         ids.push_back(id);
@@ -290,7 +305,7 @@ void TestWorkload::neverFewerThanTheTable()
             }
         }
     }
-    QCOMPARE(withTable, 11);
+    QCOMPARE(withTable, 12);
 }
 
 void TestWorkload::badFiles_data()
@@ -358,6 +373,15 @@ void TestWorkload::badFiles_data()
     w["gradientBucketBytes"] = 0;
     row("empty gradient bucket", fileText(w), "at /workloads/0/gradientBucketBytes",
         "greater than zero");
+
+    w = validWorkload();
+    w["frozenBytesPerParam"] = 1.0;
+    row("frozen bytes without frozen weights", fileText(w), "at /workloads/0/frozenBytesPerParam",
+        "expected \"frozenParameters\"");
+    w = validWorkload();
+    w["evalRule"] = "gpt3";
+    row("unknown evaluation rule", fileText(w), "at /workloads/0/evalRule",
+        "\"llama2_70b_lora\" or no rule");
 
     w = validWorkload();
     w["parameters"] = "lots";
@@ -539,6 +563,61 @@ void TestWorkload::stableDiffusionTableMatchesRcps()
     // Hand check: at batch 256 the olympic mean of the runs' checkpoints (1.536 M to 2.56 M
     // samples) comes to four 512,000-image checkpoints.
     QCOMPARE(*samplesToConverge(*w, 256), 4 * 512000.0);
+}
+
+// Llama 2 70B LoRA (MLPerf v4.0+): only the rank-16 adapters on the attention's QKV and output
+// projections train; the 70B base model is frozen and stored in FP8.
+void TestWorkload::loraHandWorked()
+{
+    const Workload *w = Library::builtin().find("llama2_70b_lora");
+    QVERIFY(w);
+    const double layers = 80, h = 8192, kv = 1024, ffn = 28672, vocab = 32000, s = 8192;
+    // Rank 16: QKV adapter 16 x (h + h + 2 kv), output adapter 16 x (h + h), per layer.
+    const double lora = layers * 16 * ((h + h + 2 * kv) + (h + h));
+    QCOMPARE(w->parameters, lora); // 44,564,480
+    QCOMPARE(w->allreduceParameters, lora);
+    // Linears (QKV, output, SwiGLU's three), embedding and output layer, two norms a layer + one.
+    const double linear = layers * (h * (h + 2 * kv) + h * h + 3 * h * ffn);
+    const double frozen = linear + 2 * vocab * h + (2 * layers + 1) * h;
+    QCOMPARE(w->frozenParameters, frozen); // 68,976,648,192: the published 70B
+    // FP8 linears at 1 B, the rest at 2 B.
+    QVERIFY(std::abs(w->frozenBytesPerParam - (linear + 2 * (frozen - linear)) / frozen) < 1e-4);
+    // Per token: frozen linears forward and input gradients, output layer the same, causal
+    // attention 2 L s h forward and twice that backward, adapters 6 x their weights.
+    const double perToken = 4 * linear + 4 * vocab * h + 3 * 2 * layers * s * h + 6 * lora;
+    QVERIFY2(std::abs(w->trainFlopsPerSample - perToken * s) / (perToken * s) < 1e-3,
+             std::to_string(perToken * s).c_str());
+    QCOMPARE(w->evalRule, std::string("llama2_70b_lora"));
+    QCOMPARE(w->evalSamples, 173.0);
+    QCOMPARE(w->defaultPrecision, std::string("fp8"));
+    QCOMPARE(w->convergence.size(), std::size_t(4));
+    QCOMPARE(w->convergence.front().samples, 3179.0); // RCP olympic mean at 8, 3178.67
+}
+
+// training_rules.adoc: every 384 sequences (CEIL(384 / GBS) steps), skipping the first
+// FLOOR(0.125 GBS + 2) evaluations; the last evaluation reaches the target.
+void TestWorkload::loraEvaluations_data()
+{
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<double>("samples");
+    QTest::addColumn<double>("expected");
+    // 8: skip 3, first at 4 x 384 = 1536; (3179 - 1536) / 384 = 4.3 -> 5 evaluations.
+    QTest::newRow("8") << 8 << 3179.0 << 5.0;
+    QTest::newRow("16") << 16 << 4032.0 << 6.0;     // first 1920
+    QTest::newRow("128") << 128 << 11264.0 << 11.0; // skip 18, first 7296
+    // 256 does not divide 384: every 2 steps = 512, skip 34, first 17,920.
+    QTest::newRow("256") << 256 << 22528.0 << 10.0;
+    QTest::newRow("before the first") << 8 << 1000.0 << 1.0;
+}
+
+void TestWorkload::loraEvaluations()
+{
+    QFETCH(int, batch);
+    QFETCH(double, samples);
+    QFETCH(double, expected);
+    const Workload *w = Library::builtin().find("llama2_70b_lora");
+    QVERIFY(w);
+    QCOMPARE(evaluations(*w, samples, batch), expected);
 }
 
 QTEST_APPLESS_MAIN(TestWorkload)
