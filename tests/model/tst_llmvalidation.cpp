@@ -95,8 +95,9 @@ void TestLlmValidation::megatronIterations()
     // 19.9 % since RetinaNet's evaluation is the host's (0.676 / (0.941 x 0.982) = 0.731); 10.1 %
     // and 18.8 % since element-wise kernels run at the SMs' rate where it is below HBM's (H100 NVL,
     // H200, B200, GB200: 0.672 / (0.919 x 0.989) = 0.739); 10.0 % since Stable Diffusion's rows
-    // are fitted on the samples their runs trained (0.671 / (0.918 x 0.990) = 0.739).
-    QVERIFY2(mean <= 0.101 && worst <= 0.189, "worse than the recorded 10.0 % / 18.8 %");
+    // are fitted on the samples their runs trained (0.671 / (0.918 x 0.990) = 0.739); 9.5 % and
+    // 18.1 % since Llama 2 70B LoRA's rows joined the fit (0.671 / (0.907 x 0.994) = 0.744).
+    QVERIFY2(mean <= 0.096 && worst <= 0.182, "worse than the recorded 9.5 % / 18.1 %");
     if (mean > 0.05 || worst > 0.10)
         QEXPECT_FAIL("", "model/llm does not meet the issue's validation target yet", Continue);
     QVERIFY(mean <= 0.05 && worst <= 0.10);
@@ -160,10 +161,11 @@ void TestLlmValidation::narayananTable1()
     // Within the target, and no worse than recorded (3.1 % and 5.9 %, 2026-12-06; 6.0 %
     // since RetinaNet's evaluation is the host's and GPT-3's efficiency moved 0.679 to 0.676; 3.3 %
     // and 6.8 % since η is 0.739, element-wise kernels at the SMs' rate where it binds; 6.9 % since
-    // Stable Diffusion's rows are fitted on their runs' samples): a regression fails even while it
-    // stays inside the target.
+    // Stable Diffusion's rows are fitted on their runs' samples; 3.5 % and 7.4 % since η is 0.744,
+    // Llama 2 70B LoRA's rows in the fit): a regression fails even while it stays inside the
+    // target.
     QVERIFY2(mean <= 0.05 && worst <= 0.10, "outside the issue's 5 % / 10 % target");
-    QVERIFY2(mean <= 0.034 && worst <= 0.070, "worse than the recorded 3.3 % / 6.9 %");
+    QVERIFY2(mean <= 0.036 && worst <= 0.075, "worse than the recorded 3.5 % / 7.4 %");
 }
 
 QTEST_APPLESS_MAIN(TestLlmValidation)
