@@ -103,6 +103,20 @@ void setInterval(Prediction &out, const Calibration &cal, const workload::Worklo
 
 } // namespace
 
+namespace {
+
+// A batch can keep every GPU busy: a sample on each, or where the implementation splits a
+// sequence (context parallelism), a share of one inside the largest tensor x context group.
+bool batchFillsGpus(const Platform &platform, const workload::Workload &w, int globalBatch)
+{
+    const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
+    const int split
+        = w.contextParallelMax > 1 ? w.contextParallelMax * std::max(1, platform.gpusPerNode) : 1;
+    return double(globalBatch) * split >= gpus;
+}
+
+} // namespace
+
 int defaultGlobalBatch(const workload::Workload &w, int gpus)
 {
     for (const auto &c : w.convergence) {
@@ -123,9 +137,15 @@ Plan choosePlan(const Platform &platform, const workload::Workload &w, int globa
             const Plan plan{tensor, pipeline};
             const int data = gpus / (tensor * pipeline);
             const double local = double(globalBatch) / std::max(1, data);
+            // A sequence is split over at most contextParallelMax replicas: more tensor
+            // parallelism first.
+            if (local * w.contextParallelMax < 1 && w.contextParallelMax > 1)
+                continue;
             // Gradient accumulation lets a replica run its batch in micro-batches: the split is
-            // needed only when even one sample does not fit.
-            if (memoryNeededGB(w, std::min(local, 1.0), plan, gpus, precision) <= available)
+            // needed only when even one sample does not fit; below one sample a replica holds
+            // its share of a split sequence.
+            const double micro = w.contextParallelMax > 1 ? std::min(local, 1.0) : 1.0;
+            if (memoryNeededGB(w, micro, plan, gpus, precision) <= available)
                 return plan;
         }
     }
@@ -207,9 +227,18 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     Widening widen;
 
     // Memory: the largest micro-batch that fits (gradient accumulation), at least one sample;
-    // below one sample a GPU (context parallelism) holds its share of the sequence.
+    // below one sample a GPU holds its share of the sequence where the implementation splits
+    // sequences (context parallelism), else a whole sample.
     out.availableGB = gpu.memGB;
-    out.microBatch = out.localBatch;
+    const bool splitsSequence = out.localBatch < 1 && w.contextParallelMax > 1;
+    out.microBatch = splitsSequence ? out.localBatch : std::max(1.0, out.localBatch);
+    if (splitsSequence) {
+        char split[32];
+        std::snprintf(split, sizeof split, "%g", 1 / out.localBatch);
+        out.notes.push_back(std::string("each sample is split over ") + split
+                            + " GPUs (context parallelism): its key-value exchange and shorter "
+                              "matrices are not modelled");
+    }
     while (out.microBatch > 1
            && memoryNeededGB(w, out.microBatch, out.plan, gpus, out.precision) > out.availableGB)
         out.microBatch = std::max(1.0, std::floor(out.microBatch / 2));
@@ -546,7 +575,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     }
     out.evaluationPassS = evalPass;
     out.evaluationS = out.evaluations * evalPass;
-    // A measured start-up (graph capture, warm-up) counts as compute, paid once.
+    // A measured one-time loss (workload startSeconds) counts as compute.
     out.breakdownMin.compute = (out.steps * out.computeS + w.startSeconds) / 60;
     out.breakdownMin.communication = out.steps * out.exposedCommS / 60;
     // The first pass over a cached dataset stalls for the drives (at most every step).
@@ -570,11 +599,11 @@ Prediction predict(const Platform &platform, const workload::Workload &w, const 
         return predictAt(platform, w, request.globalBatch, request, cal);
     const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
     // The batch of the convergence table that trains fastest on this system; a batch must give
-    // every GPU a sample.
+    // every GPU a sample (or a share of a split sequence).
     std::optional<Prediction> best;
     int tried = 0;
     for (const workload::ConvergencePoint &c : w.convergence) {
-        if (c.globalBatch < gpus)
+        if (!batchFillsGpus(platform, w, c.globalBatch))
             continue;
         ++tried;
         Prediction p = predictAt(platform, w, c.globalBatch, request, cal);

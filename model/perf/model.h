@@ -108,6 +108,6 @@ int defaultGlobalBatch(const workload::Workload &w, int gpus);
 // The smallest tensor x pipeline split that fits the model in memory at `precision` (tensor
 // inside a node).
 Plan choosePlan(const Platform &platform, const workload::Workload &w, int globalBatch,
-                Precision precision = Precision::Fp16);
+                Precision precision);
 
 } // namespace clab::perf

@@ -23,6 +23,14 @@ std::string fixed(double x, int decimals)
     return buf;
 }
 
+// A share of a sample (0.25, 0.125): three significant digits.
+std::string significant(double x)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3g", x);
+    return buf;
+}
+
 std::string noPredictionReason(const Observation &o)
 {
     if (o.workload && o.workload->convergence.empty())
@@ -112,8 +120,9 @@ std::string predictionToText(const std::string &system, const workload::Workload
 {
     std::ostringstream out;
     out << w.name << " on " << system << ", global batch " << p.globalBatch << " ("
-        << fixed(p.localBatch, 1) << " per replica; tensor " << p.plan.tensor << " x pipeline "
-        << p.plan.pipeline << " x data " << p.dataParallel << ")\n";
+        << (p.localBatch < 1 ? significant(p.localBatch) : fixed(p.localBatch, 1))
+        << " per replica; tensor " << p.plan.tensor << " x pipeline " << p.plan.pipeline
+        << " x data " << p.dataParallel << ")\n";
     out << "  step " << fixed(p.stepS * 1e3, 2) << " ms: compute " << fixed(p.computeS * 1e3, 2)
         << " ms, communication " << fixed(p.communicationS * 1e3, 2) << " ms of which exposed "
         << fixed(p.exposedCommS * 1e3, 2) << " ms";

@@ -80,6 +80,9 @@ Workload readWorkload(ObjectReader &r)
         if (w.frozenParameters == 0)
             r.fail("frozenBytesPerParam", "expected \"frozenParameters\" for the bytes it sizes");
         w.frozenBytesPerParam = r.positive("frozenBytesPerParam");
+        if (w.frozenBytesPerParam > 2)
+            r.fail("frozenBytesPerParam",
+                   "expected at most 2 (an FP8 run stores a weight in 16 bits at most)");
     }
     w.trainFlopsPerSample = r.positive("trainFlopsPerSample");
     w.activationBytesPerSample = r.positive("activationBytesPerSample");
@@ -92,6 +95,7 @@ Workload readWorkload(ObjectReader &r)
         w.gradientBucketBytes = r.positive("gradientBucketBytes");
     w.parameterGatherAfterStep = r.boolean("parameterGatherAfterStep", false);
     w.tensorParallelOverlap = r.boolean("tensorParallelOverlap", false);
+    w.contextParallelMax = r.integer("contextParallelMax", 1, 1);
     w.startSeconds = r.has("startSeconds") ? nonNegative(r, "startSeconds") : 0;
     w.warpMmaFlopShare = r.has("warpMmaFlopShare") ? nonNegative(r, "warpMmaFlopShare") : 0;
     if (w.warpMmaFlopShare > 1)

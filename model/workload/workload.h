@@ -61,8 +61,11 @@ struct Workload
     // The implementation overlaps the tensor-parallel collectives with the GEMMs that produce
     // and consume them (Transformer Engine's userbuffers), which it can only over NVLink.
     bool tensorParallelOverlap = false;
-    // Measured time from the timed run's start to its first steady step (graph capture, FP8
-    // scaling warm-up, the first iterations' allocations), paid once.
+    // The implementation may split one sample's sequence over up to this many GPUs (context
+    // parallelism: NVIDIA's Llama 2 70B LoRA runs 2); 1: a sample never spans replicas.
+    int contextParallelMax = 1;
+    // Measured time a run loses once beyond its steady steps and evaluations (Llama 2 70B LoRA:
+    // 8-10 s in its first block of steps), paid once.
     double startSeconds = 0;
     double trainFlopsPerSample = 0; // forward + backward FLOPs of one sample
     // Share of its matrix FLOPs done by kernels built on warp-level mma.sync (LSTMs, 3D

@@ -542,7 +542,7 @@ void TestPerf::memoryGradientAccumulation()
     QVERIFY(hasNote(r, "does not fit", "44 GB"));
     QVERIFY(hasNote(r, "does not fit", "40 GB"));
     // ... so the chosen plan splits it over two tensor-parallel GPUs: 0.8 + 20 + 2 GB.
-    const perf::Plan plan = perf::choosePlan(p, w, 256);
+    const perf::Plan plan = perf::choosePlan(p, w, 256, perf::Precision::Fp16);
     QCOMPARE(plan.tensor, 2);
     QCOMPARE(plan.pipeline, 1);
     r = perf::predict(p, w, 256, perf::Precision::Fp16, testCalibration());
@@ -577,11 +577,28 @@ void TestPerf::frozenWeights()
     QCOMPARE(r.plan.tensor, 2);
     QCOMPARE(r.microBatch, 2.0);
     CLAB_NEAR(r.requiredGB, 20 + 0.8 + 1 + 2);
-    // One sequence on two replicas: each holds half of it (context parallelism), not a whole one.
+    // One sequence on two replicas: a whole sample each, unless the implementation splits
+    // sequences (context parallelism), when each holds half of it and says so.
     r = perf::predict(p, w, 1, perf::Precision::Fp16, testCalibration());
     QCOMPARE(r.localBatch, 0.5);
+    QCOMPARE(r.microBatch, 1.0);
+    CLAB_NEAR(r.requiredGB, 20 + 0.8 + 0.5 + 2);
+    QVERIFY(!hasNote(r, "context parallelism"));
+    w.contextParallelMax = 2;
+    r = perf::predict(p, w, 1, perf::Precision::Fp16, testCalibration());
+    QCOMPARE(r.plan.tensor, 2);
     QCOMPARE(r.microBatch, 0.5);
     CLAB_NEAR(r.requiredGB, 20 + 0.8 + 0.25 + 2);
+    QVERIFY(hasNote(r, "split over 2 GPUs (context parallelism)"));
+    // Never more than two replicas to a sequence: rather than a quarter sample a replica on
+    // four, the chooser splits tensors in pairs (two replicas, half a sample each), even where the
+    // weights would fit one GPU.
+    QCOMPARE(perf::choosePlan(p, w, 1, perf::Precision::Fp8).tensor, 2);
+    w.frozenParameters = 1e9; // small enough for tensor 1
+    QCOMPARE(perf::choosePlan(p, w, 1, perf::Precision::Fp8).tensor, 2);
+    QCOMPARE(perf::choosePlan(p, w, 2, perf::Precision::Fp8).tensor, 1);
+    w.frozenParameters = 20e9;
+    w.contextParallelMax = 1;
     // FP8 asked of a GPU without it: sized and run at 16 bits.
     gpu.tflops.fp8.reset();
     r = perf::predict(p, w, 4, perf::Precision::Fp8, testCalibration());

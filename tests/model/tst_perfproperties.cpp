@@ -213,7 +213,7 @@ void TestPerfProperties::gpt3NeedsModelParallelism()
     QCOMPARE(p.gpusPerNode, 8);
     QCOMPARE(p.gpu->id, std::string("A100-SXM4-40GB"));
     const workload::Workload &w = builtinWorkload("gpt3");
-    const perf::Plan plan = perf::choosePlan(p, w, 1536);
+    const perf::Plan plan = perf::choosePlan(p, w, 1536, perf::Precision::Fp16);
     // Data parallel cannot fit: the chosen plan must split the model.
     QVERIFY2(plan.tensor * plan.pipeline > 1,
              qPrintable(QStringLiteral("choosePlan picked tensor %1 x pipeline %2")
@@ -246,7 +246,7 @@ void TestPerfProperties::gpt3FitsOnManyNodes()
     spec.networkFamily = "infiniband";
     const perf::Platform p = perf::platformOf(spec, cat());
     const workload::Workload &w = builtinWorkload("gpt3");
-    const perf::Plan plan = perf::choosePlan(p, w, 1536);
+    const perf::Plan plan = perf::choosePlan(p, w, 1536, perf::Precision::Fp16);
     QCOMPARE(plan.tensor, 8);
     QCOMPARE(plan.pipeline, 8);
     const perf::Prediction r

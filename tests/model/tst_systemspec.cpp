@@ -1,4 +1,5 @@
 #include "catalog/catalog.h"
+#include "perf/platform.h"
 #include "perf/systemspec.h"
 
 #include <QtTest>
@@ -57,6 +58,7 @@ private Q_SLOTS:
     void intraNode();
     void gracehopperFollowsTheText();
     void pcieLimitedByHost();
+    void fourGpuBoardJoinsEveryPair();
     void network_data();
     void network();
     void composable_data();
@@ -491,6 +493,32 @@ void TestSystemSpec::pcieLimitedByHost()
     f.hostProcessor = "AMD EPYC 9654";
     f.hostProcessorCoreCount = "96";
     QCOMPARE(parseOrFail(f).pcieGen, 5);
+}
+
+// An HGX 4-GPU H100 board links every pair directly, 6 of each GPU's 18 NVLinks to each peer,
+// so the node reads as an NVLink mesh (no pair through the host).
+void TestSystemSpec::fourGpuBoardJoinsEveryPair()
+{
+    perf::MlperfSystemFields f = baseRow();
+    f.accelerator = "NVIDIA H100-SXM5-80GB";
+    f.acceleratorsPerNode = "4";
+    f.acceleratorCount = "4";
+    f.acceleratorInterconnect = "NVLINK 4.0";
+    f.hostProcessor = "AMD EPYC 9654";
+    f.hostProcessorCoreCount = "96";
+    const perf::SystemSpec spec = parseOrFail(f);
+    QCOMPARE(spec.intraNode, perf::IntraNode::NvlinkMesh);
+    const design::Design d = perf::nodeDesign(spec, catalog::Catalog::builtin());
+    int pairs = 0;
+    for (const auto &l : d.links) {
+        if (l.kind.rfind("nvlink", 0) != 0)
+            continue;
+        ++pairs;
+        QCOMPARE(l.count, 6);
+    }
+    QCOMPARE(pairs, 6);
+    QCOMPARE(perf::platformOf(spec, catalog::Catalog::builtin()).linkKey,
+             std::string("nvlink-mesh"));
 }
 
 void TestSystemSpec::network_data()

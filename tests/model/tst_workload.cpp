@@ -379,6 +379,15 @@ void TestWorkload::badFiles_data()
     row("frozen bytes without frozen weights", fileText(w), "at /workloads/0/frozenBytesPerParam",
         "expected \"frozenParameters\"");
     w = validWorkload();
+    w["frozenParameters"] = 1e9;
+    w["frozenBytesPerParam"] = 4.0;
+    row("frozen weights above 16 bits in FP8", fileText(w), "at /workloads/0/frozenBytesPerParam",
+        "expected at most 2");
+    w = validWorkload();
+    w["contextParallelMax"] = 0;
+    row("no replica for a sequence", fileText(w), "at /workloads/0/contextParallelMax",
+        "at least 1");
+    w = validWorkload();
     w["evalRule"] = "gpt3";
     row("unknown evaluation rule", fileText(w), "at /workloads/0/evalRule",
         "\"llama2_70b_lora\" or no rule");
@@ -590,6 +599,7 @@ void TestWorkload::loraHandWorked()
     QCOMPARE(w->evalRule, std::string("llama2_70b_lora"));
     QCOMPARE(w->evalSamples, 173.0);
     QCOMPARE(w->defaultPrecision, std::string("fp8"));
+    QCOMPARE(w->contextParallelMax, 2); // NVIDIA's multi-node configs: CP 2
     QCOMPARE(w->convergence.size(), std::size_t(4));
     QCOMPARE(w->convergence.front().samples, 3179.0); // RCP olympic mean at 8, 3178.67
 }
