@@ -101,9 +101,11 @@ void setInterval(Prediction &out, const Calibration &cal, const workload::Worklo
                             + " than the model said; expect the interval");
 }
 
-} // namespace
-
-namespace {
+// The 16 bits an FP8 run falls back to where it cannot run FP8.
+Precision sixteenBits(const catalog::Gpu &gpu)
+{
+    return gpu.tflops.bf16 ? Precision::Bf16 : Precision::Fp16;
+}
 
 // A batch can keep every GPU busy: a sample on each, or where the implementation splits a
 // sequence (context parallelism), a share of one inside the largest tensor x context group.
@@ -187,9 +189,8 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
     // The plan is sized at the run's precision, 16-bit where the GPU has no FP8 (the fallbacks
     // below that depend on the plan keep its 16-bit activations and change only the weights).
-    const Precision sized = out.precision == Precision::Fp8 && !gpu.tflops.fp8
-                                ? (gpu.tflops.bf16 ? Precision::Bf16 : Precision::Fp16)
-                                : out.precision;
+    const Precision sized
+        = out.precision == Precision::Fp8 && !gpu.tflops.fp8 ? sixteenBits(gpu) : out.precision;
     out.plan = request.plan ? *request.plan : choosePlan(platform, w, globalBatch, sized);
     out.plan.tensor = std::clamp(out.plan.tensor, 1, std::max(1, platform.gpusPerNode));
     out.plan.pipeline = std::clamp(out.plan.pipeline, 1, std::max(1, gpus / out.plan.tensor));
@@ -219,7 +220,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
                   + ": ";
         }
         if (!why.empty()) {
-            out.precision = gpu.tflops.bf16 ? Precision::Bf16 : Precision::Fp16;
+            out.precision = sixteenBits(gpu);
             out.notes.push_back(why + precisionName(out.precision)
                                 + (gpu.tflops.fp8 ? " here" : ""));
         }

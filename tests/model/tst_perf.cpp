@@ -1,6 +1,6 @@
 // The performance model (model/perf): every term of predict() worked by hand on a made-up GPU
 // and platform with round numbers (the properties any sane model keeps: tst_perfproperties.cpp;
-// from step to time to train: tst_perftraining.cpp).
+// from step to time to train: tst_perftraining.cpp; memory and plans: tst_perfmemory.cpp).
 #include "model/perftest.h"
 
 #include <cmath>
@@ -26,9 +26,6 @@ private Q_SLOTS:
     void exposedCommunication();
     void interNode();
     void alltoall();
-    void memoryGradientAccumulation();
-    void frozenWeights();
-    void tensorOverlapAndStart();
     void evaluationAndTimeToTrain();
 };
 
@@ -515,124 +512,6 @@ void TestPerf::alltoall()
     const perf::Prediction single
         = perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(single.alltoallS, 2 * 16 * 1e6 * 3.0 / 4 / 100e9);
-}
-
-void TestPerf::memoryGradientAccumulation()
-{
-    const catalog::Gpu gpu = testGpu();
-    const perf::Platform p = testPlatform(gpu);
-    workload::Workload w = testWorkload();
-    w.activationBytesPerSample = 1e9;
-    // 64 samples per GPU: 1.6 GB state + 64 GB activations + 2 GB does not fit in 40 GB;
-    // half (32) needs 35.6 GB and does.
-    perf::Prediction r
-        = perf::predict(p, w, 256, perf::Precision::Fp16, testCalibration(), {}, perf::Plan{1, 1});
-    QCOMPARE(r.localBatch, 64.0);
-    QCOMPARE(r.microBatch, 32.0);
-    CLAB_NEAR(r.requiredGB, 1.6 + 32 + 2);
-    QCOMPARE(r.availableGB, 40.0);
-    QVERIFY(r.fits);
-    QVERIFY(!hasNote(r, "does not fit"));
-    // 40 GB of activations per sample: data parallel, not even one sample fits ...
-    w.activationBytesPerSample = 40e9;
-    r = perf::predict(p, w, 256, perf::Precision::Fp16, testCalibration(), {}, perf::Plan{1, 1});
-    QCOMPARE(r.microBatch, 1.0);
-    CLAB_NEAR(r.requiredGB, 1.6 + 40 + 2);
-    QVERIFY(!r.fits);
-    QVERIFY(hasNote(r, "does not fit", "44 GB"));
-    QVERIFY(hasNote(r, "does not fit", "40 GB"));
-    // ... so the chosen plan splits it over two tensor-parallel GPUs: 0.8 + 20 + 2 GB.
-    const perf::Plan plan = perf::choosePlan(p, w, 256, perf::Precision::Fp16);
-    QCOMPARE(plan.tensor, 2);
-    QCOMPARE(plan.pipeline, 1);
-    r = perf::predict(p, w, 256, perf::Precision::Fp16, testCalibration());
-    QCOMPARE(r.plan.tensor, 2);
-    QCOMPARE(r.dataParallel, 2);
-    QCOMPARE(r.localBatch, 128.0);
-    QCOMPARE(r.microBatch, 1.0);
-    CLAB_NEAR(r.requiredGB, 0.8 + 20 + 2);
-    QVERIFY(r.fits);
-}
-
-// A fine-tune's frozen base model: every replica holds its tensor x pipeline share, at 1 B a
-// weight in FP8 and 2 B in 16 bits, and the plan is sized at the precision the run uses.
-void TestPerf::frozenWeights()
-{
-    catalog::Gpu gpu = testGpu();
-    gpu.tflops.fp8 = 200;
-    const perf::Platform p = testPlatform(gpu);
-    workload::Workload w = testWorkload();
-    w.frozenParameters = 20e9;
-    w.frozenBytesPerParam = 1;
-    w.activationBytesPerSample = 1e9;
-    // FP8: 20 GB frozen + 1.6 GB of trainable state + 1 GB of activations + 2 GB fit in 40 GB.
-    perf::Prediction r = perf::predict(p, w, 4, perf::Precision::Fp8, testCalibration());
-    QCOMPARE(r.plan.tensor, 1);
-    CLAB_NEAR(r.requiredGB, 20 + 1.6 + 1 + 2);
-    QVERIFY(r.fits);
-    // 16 bits: 40 GB of frozen weights alone fill the GPU, so two GPUs split them, and a
-    // replica's two samples fit in one pass: 20 + 0.8 + 2 x 0.5 + 2 GB.
-    QCOMPARE(perf::choosePlan(p, w, 4, perf::Precision::Fp16).tensor, 2);
-    r = perf::predict(p, w, 4, perf::Precision::Fp16, testCalibration());
-    QCOMPARE(r.plan.tensor, 2);
-    QCOMPARE(r.microBatch, 2.0);
-    CLAB_NEAR(r.requiredGB, 20 + 0.8 + 1 + 2);
-    // One sequence on two replicas: a whole sample each, unless the implementation splits
-    // sequences (context parallelism), when each holds half of it and says so.
-    r = perf::predict(p, w, 1, perf::Precision::Fp16, testCalibration());
-    QCOMPARE(r.localBatch, 0.5);
-    QCOMPARE(r.microBatch, 1.0);
-    CLAB_NEAR(r.requiredGB, 20 + 0.8 + 0.5 + 2);
-    QVERIFY(!hasNote(r, "context parallelism"));
-    w.contextParallelMax = 2;
-    r = perf::predict(p, w, 1, perf::Precision::Fp16, testCalibration());
-    QCOMPARE(r.plan.tensor, 2);
-    QCOMPARE(r.microBatch, 0.5);
-    CLAB_NEAR(r.requiredGB, 20 + 0.8 + 0.25 + 2);
-    QVERIFY(hasNote(r, "split over 2 GPUs (context parallelism)"));
-    // Never more than two replicas to a sequence: rather than a quarter sample a replica on
-    // four, the chooser splits tensors in pairs (two replicas, half a sample each), even where the
-    // weights would fit one GPU.
-    QCOMPARE(perf::choosePlan(p, w, 1, perf::Precision::Fp8).tensor, 2);
-    w.frozenParameters = 1e9; // small enough for tensor 1
-    QCOMPARE(perf::choosePlan(p, w, 1, perf::Precision::Fp8).tensor, 2);
-    QCOMPARE(perf::choosePlan(p, w, 2, perf::Precision::Fp8).tensor, 1);
-    w.frozenParameters = 20e9;
-    w.contextParallelMax = 1;
-    // FP8 asked of a GPU without it: sized and run at 16 bits.
-    gpu.tflops.fp8.reset();
-    r = perf::predict(p, w, 4, perf::Precision::Fp8, testCalibration());
-    QCOMPARE(r.plan.tensor, 2);
-    QVERIFY(r.precision != perf::Precision::Fp8);
-}
-
-// Tensor parallel at 2 on four test GPUs, batch 64: a replica's 32 samples keep 32 x 1e8 / 2 B
-// a GPU, all-gathered and reduced across the pair: 2 x 1/2 x 1.6e9 / 100e9 = 16 ms, exposed unless
-// the implementation overlaps it with its 0.4 s of math over NVLink (0.6 x 0.4 s hides it all).
-void TestPerf::tensorOverlapAndStart()
-{
-    const catalog::Gpu gpu = testGpu();
-    perf::Platform p = testPlatform(gpu);
-    workload::Workload w = testWorkload();
-    const perf::Plan pair{2, 1};
-    auto run = [&](const char *link) {
-        p.linkKey = link;
-        return perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration(), {}, pair);
-    };
-    const perf::Prediction exposed = run("nvswitch");
-    CLAB_NEAR(exposed.mathS, 0.4);
-    w.tensorParallelOverlap = true;
-    const perf::Prediction hidden = run("nvswitch");
-    CLAB_NEAR(exposed.exposedCommS - hidden.exposedCommS, 0.016);
-    CLAB_NEAR(run("nvlink-mesh").exposedCommS, hidden.exposedCommS);
-    CLAB_NEAR(run("pcie").exposedCommS, exposed.exposedCommS); // no userbuffers over PCIe
-
-    // A measured start-up of 30 s adds half a minute, once, to the compute.
-    w.startSeconds = 30;
-    const perf::Prediction started = run("nvswitch");
-    QVERIFY(hidden.timeToTrainMin && started.timeToTrainMin);
-    CLAB_NEAR(*started.timeToTrainMin - *hidden.timeToTrainMin, 0.5);
-    CLAB_NEAR(started.breakdownMin.compute - hidden.breakdownMin.compute, 0.5);
 }
 
 void TestPerf::evaluationAndTimeToTrain()
