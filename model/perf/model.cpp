@@ -187,10 +187,14 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const catalog::Catalog &catalog
         = platform.catalog ? *platform.catalog : catalog::Catalog::builtin();
     const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
-    // The plan is sized at the run's precision, 16-bit where the GPU has no FP8 (the fallbacks
-    // below that depend on the plan keep its 16-bit activations and change only the weights).
-    const Precision sized
-        = out.precision == Precision::Fp8 && !gpu.tflops.fp8 ? sixteenBits(gpu) : out.precision;
+    // The plan is sized at the run's precision, 16-bit where the GPU or the implementation runs
+    // no FP8 (the fallback below that depends on the local batch keeps FP8's plan).
+    const auto &archs = w.fp8Architectures;
+    const bool archRunsFp8
+        = archs.empty() || std::find(archs.begin(), archs.end(), gpu.arch) != archs.end();
+    const Precision sized = out.precision == Precision::Fp8 && !(gpu.tflops.fp8 && archRunsFp8)
+                                ? sixteenBits(gpu)
+                                : out.precision;
     out.plan = request.plan ? *request.plan : choosePlan(platform, w, globalBatch, sized);
     out.plan.tensor = std::clamp(out.plan.tensor, 1, std::max(1, platform.gpusPerNode));
     out.plan.pipeline = std::clamp(out.plan.pipeline, 1, std::max(1, gpus / out.plan.tensor));
@@ -201,12 +205,10 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // Engine falls back, and where the implementation itself runs 16-bit (NVIDIA's MLPerf BERT:
     // FP8 only at 8 or more sequences a GPU, and only on Hopper and Blackwell).
     if (out.precision == Precision::Fp8) {
-        const auto &archs = w.fp8Architectures;
         std::string why;
         if (!gpu.tflops.fp8) {
             why = gpu.name + " has no FP8 tensor cores: runs in ";
-        } else if (!archs.empty()
-                   && std::find(archs.begin(), archs.end(), gpu.arch) == archs.end()) {
+        } else if (!archRunsFp8) {
             std::string where;
             for (const std::string &a : archs)
                 where += (where.empty() ? "" : ", ") + a;
@@ -621,9 +623,11 @@ Prediction predict(const Platform &platform, const workload::Workload &w, const 
                               + " chosen by default (32 per GPU, or the table's smallest that "
                                 "gives every GPU a sample)");
     } else {
-        best->notes.push_back("global batch " + std::to_string(best->globalBatch)
-                              + " chosen: the shortest time to train of the "
-                              + std::to_string(tried) + " batches of the convergence table");
+        best->notes.push_back(
+            "global batch " + std::to_string(best->globalBatch)
+            + (tried == 1 ? " chosen: the only batch of the convergence table large enough"
+                          : " chosen: the shortest time to train of the " + std::to_string(tried)
+                                + " batches of the convergence table"));
     }
     best->batchChosen = true;
     return *best;

@@ -338,8 +338,11 @@ std::optional<double> predictObservation(const Observation &o, const Calibration
     if (recordedSamples && o.trainedSamples && p.stepS > 0) {
         const double samples = *o.trainedSamples;
         const double steps = std::ceil(samples / o.globalBatch);
+        // The same sum as the prediction's, on the samples the run trained; the one-time
+        // loss (startSeconds) does not depend on them.
         return (steps * p.stepS
-                + workload::evaluations(*o.workload, samples, o.globalBatch) * p.evaluationPassS)
+                + workload::evaluations(*o.workload, samples, o.globalBatch) * p.evaluationPassS
+                + o.workload->startSeconds)
                / 60;
     }
     return p.timeToTrainMin;

@@ -113,6 +113,7 @@ ObjectReader::ObjectReader(const Json &object, std::string pointer, const std::s
 
 bool ObjectReader::has(const char *key) const
 {
+    m_used.insert(key);
     return m_object.contains(key);
 }
 

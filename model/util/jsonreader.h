@@ -34,7 +34,7 @@ class ObjectReader
 public:
     ObjectReader(const Json &object, std::string pointer, const std::string &file);
 
-    bool has(const char *key) const;
+    bool has(const char *key) const; // also marks the key as known to finish()
     std::string string(const char *key);
     std::string string(const char *key, const std::string &fallback);
     double number(const char *key);
@@ -64,7 +64,8 @@ private:
     const Json &m_object;
     std::string m_pointer;
     std::string m_file;
-    std::set<std::string, std::less<>> m_used;
+    // Keys read or asked about: finish() accepts them and lists them in its hint.
+    mutable std::set<std::string, std::less<>> m_used;
 };
 
 const char *jsonTypeName(const Json &value);

@@ -300,10 +300,11 @@ double evaluations(const Workload &w, double samples, int globalBatch)
     }
     double first = 0;
     if (w.evalRule == "llama2_70b_lora") {
-        // MLPerf training rules, Llama 2 70B LoRA: every 384 sequences (CEIL(384 / GBS) steps when
-        // GBS does not divide 384), skipping the first FLOOR(0.125 * GBS + 2) evaluations.
+        // MLPerf training rules, Llama 2 70B LoRA: every evalEverySamples (384) sequences, in
+        // whole steps (CEIL(384 / GBS) when GBS does not divide it), skipping the first
+        // FLOOR(0.125 * GBS + 2) evaluations.
         const int batch = std::max(1, globalBatch);
-        every = std::ceil(384.0 / batch) * batch;
+        every = std::ceil(w.evalEverySamples / batch) * batch;
         first = every * (std::floor(0.125 * batch + 2) + 1);
     }
     if (every <= 0)

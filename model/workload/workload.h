@@ -110,7 +110,8 @@ struct Workload
     double evalStartSamples = 0; // no evaluation before this many training samples
     // "bert": MLPerf BERT's interval, FLOOR(0.05 * (230.23 * batch + 3,000,000), 25,000) samples
     // (evalEverySamples is then the interval at the reference batch). "llama2_70b_lora": every
-    // CEIL(384 / GBS) steps, skipping the first FLOOR(0.125 * GBS + 2) evaluations.
+    // CEIL(evalEverySamples / GBS) steps (384 sequences in the rules), skipping the first
+    // FLOOR(0.125 * GBS + 2) evaluations.
     // Empty: evalEverySamples.
     std::string evalRule;
     std::string defaultPrecision;              // "fp16", "bf16", "tf32", "fp32"

@@ -98,6 +98,14 @@ void TestPerfMemory::frozenWeights()
     QCOMPARE(perf::choosePlan(p, w, 2, perf::Precision::Fp8).tensor, 1);
     w.frozenParameters = 20e9;
     w.contextParallelMax = 1;
+    // FP8 asked of an architecture the implementation runs in 16 bits: sized at 16 bits too.
+    w.fp8Architectures = {gpu.arch + " not"};
+    r = perf::predict(p, w, 4, perf::Precision::Fp8, testCalibration());
+    QCOMPARE(r.plan.tensor, 2);
+    QVERIFY(r.precision != perf::Precision::Fp8);
+    w.fp8Architectures = {gpu.arch};
+    QCOMPARE(perf::predict(p, w, 4, perf::Precision::Fp8, testCalibration()).plan.tensor, 1);
+    w.fp8Architectures.clear();
     // FP8 asked of a GPU without it: sized and run at 16 bits.
     gpu.tflops.fp8.reset();
     r = perf::predict(p, w, 4, perf::Precision::Fp8, testCalibration());

@@ -143,12 +143,18 @@ void TestPerfTraining::chosenBatch()
     request.precision = perf::Precision::Fp16;
     const perf::Prediction best = perf::predict(p, testWorkload(), request, testCalibration());
     QVERIFY(best.batchChosen);
-    QVERIFY(hasNote(best, "chosen"));
+    QVERIFY(hasNote(best, "the shortest time to train of the 2 batches"));
     for (int gbs : {100, 200}) {
         const perf::Prediction at
             = perf::predict(p, testWorkload(), gbs, perf::Precision::Fp16, testCalibration());
         QVERIFY(*best.timeToTrainMin <= *at.timeToTrainMin);
     }
+    // 200 GPUs: only the table's 200 gives each a sample.
+    perf::Platform wide = p;
+    wide.nodes = 50;
+    const perf::Prediction only = perf::predict(wide, testWorkload(), request, testCalibration());
+    QCOMPARE(only.globalBatch, 200);
+    QVERIFY(hasNote(only, "the only batch of the convergence table large enough"));
 }
 
 void TestPerfTraining::samplesAndSteps()

@@ -420,6 +420,8 @@ void TestWorkload::badFiles_data()
     w = validWorkload();
     w["colour"] = "blue";
     row("unknown key", fileText(w), "at /workloads/0/colour", "unknown key \"colour\"");
+    // The hint lists the optional keys too, read or not (frozenParameters is absent here).
+    row("unknown key's hint", fileText(w), "at /workloads/0/colour", "frozenParameters");
 
     w = validWorkload();
     w["convergence"][0]["epochs"] = 3;
@@ -628,6 +630,11 @@ void TestWorkload::loraEvaluations()
     const Workload *w = Library::builtin().find("llama2_70b_lora");
     QVERIFY(w);
     QCOMPARE(evaluations(*w, samples, batch), expected);
+    // The interval is the workload's: at 768 sequences, batch 8 skips 3 and starts at 3,072.
+    Workload longer = *w;
+    longer.evalEverySamples = 768;
+    QCOMPARE(evaluations(longer, 3179, 8), 1.0);
+    QCOMPARE(evaluations(longer, 3840, 8), 2.0);
 }
 
 QTEST_APPLESS_MAIN(TestWorkload)
