@@ -8,6 +8,7 @@
 #include "util/limits.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -95,6 +96,7 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
     // in the list are kept for the ring below.
     const std::size_t n = rep.gpus.size();
     std::vector<Route> ringRoutes(n > 1 ? n : 0);
+    std::vector<Route> pairRoutes; // every GPU to every other
     for (std::size_t i = 0; i < n; ++i) {
         const std::string &from = rep.gpus[i];
         std::vector<std::string> others;
@@ -114,8 +116,10 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
                                {}});
         if (n > 1) {
             const std::size_t next = (i + 1) % n;
-            ringRoutes[i] = std::move(routes[next < i ? next : next - 1]);
+            ringRoutes[i] = routes[next < i ? next : next - 1];
         }
+        pairRoutes.insert(pairRoutes.end(), std::make_move_iterator(routes.begin()),
+                          std::make_move_iterator(routes.end()));
     }
 
     // A ring that crosses sockets crosses back: its copies staged through host memory run
@@ -140,6 +144,19 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
             rep.ringGBps = std::min(rep.ringGBps, ringRates[i].rate * ringRoutes[i].factor);
             rep.ringLatencyUs = std::max(rep.ringLatencyUs, ringRoutes[i].latencyUs);
         }
+    }
+    // Where the GPUs are joined directly pair by pair (a full NVLink mesh), NCCL runs several
+    // rings at once, one over each of a GPU's links: the collective moves at every GPU sending to
+    // all the others at once, n - 1 times the slowest pair's share, when that beats one ring.
+    if (n > 2) {
+        std::vector<Flow> pairFlows;
+        for (const Route &r : pairRoutes)
+            pairFlows.push_back(flowOf(r));
+        const std::vector<FlowRate> pairRates = maxMinFair(pairFlows, capacity);
+        double slowest = std::numeric_limits<double>::infinity();
+        for (std::size_t k = 0; k < pairRoutes.size(); ++k)
+            slowest = std::min(slowest, pairRates[k].rate * pairRoutes[k].factor);
+        rep.ringGBps = std::max(rep.ringGBps, double(n - 1) * slowest);
     }
 
     // Drives feeding host memory, each limited by its own read rate.

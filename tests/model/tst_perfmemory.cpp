@@ -115,7 +115,8 @@ void TestPerfMemory::frozenWeights()
 
 // Tensor parallel at 2 on four test GPUs, batch 64: a replica's 32 samples keep 32 x 1e8 / 2 B
 // a GPU, all-gathered and reduced across the pair: 2 x 1/2 x 1.6e9 / 100e9 = 16 ms, exposed unless
-// the implementation overlaps it with its 0.4 s of math over NVLink (0.6 x 0.4 s hides it all).
+// the implementation overlaps it with the GEMMs over NVLink, which hides a third of it (its 0.4 s
+// of math could hide 0.6 x 0.4 s).
 void TestPerfMemory::tensorOverlapAndStart()
 {
     const catalog::Gpu gpu = testGpu();
@@ -130,7 +131,7 @@ void TestPerfMemory::tensorOverlapAndStart()
     CLAB_NEAR(exposed.mathS, 0.4);
     w.tensorParallelOverlap = true;
     const perf::Prediction hidden = run("nvswitch");
-    CLAB_NEAR(exposed.exposedCommS - hidden.exposedCommS, 0.016);
+    CLAB_NEAR(exposed.exposedCommS - hidden.exposedCommS, 0.016 / 3);
     CLAB_NEAR(run("nvlink-mesh").exposedCommS, hidden.exposedCommS);
     CLAB_NEAR(run("pcie").exposedCommS, exposed.exposedCommS); // no userbuffers over PCIe
 

@@ -517,8 +517,16 @@ void TestSystemSpec::fourGpuBoardJoinsEveryPair()
         QCOMPARE(l.count, 6);
     }
     QCOMPARE(pairs, 6);
-    QCOMPARE(perf::platformOf(spec, catalog::Catalog::builtin()).linkKey,
-             std::string("nvlink-mesh"));
+    const perf::Platform p = perf::platformOf(spec, catalog::Catalog::builtin());
+    QCOMPARE(p.linkKey, std::string("nvlink-mesh"));
+    // A collective uses all three of a GPU's pair links at once (several rings), not one.
+    std::string kind;
+    for (const auto &l : d.links)
+        if (l.kind.rfind("nvlink", 0) == 0)
+            kind = l.kind;
+    const catalog::LinkKind *link = catalog::Catalog::builtin().link(kind);
+    QVERIFY(link);
+    QCOMPARE(p.ringGBps, 3 * link->achievedGBps(6));
 }
 
 void TestSystemSpec::network_data()
