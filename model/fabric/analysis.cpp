@@ -96,7 +96,9 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
     // in the list are kept for the ring below.
     const std::size_t n = rep.gpus.size();
     std::vector<Route> ringRoutes(n > 1 ? n : 0);
-    std::vector<Route> pairRoutes; // every GPU to every other
+    // Every GPU to every other, kept while each is a direct NVLink hop (a full mesh).
+    std::vector<Route> pairRoutes;
+    bool fullMesh = n > 2;
     for (std::size_t i = 0; i < n; ++i) {
         const std::string &from = rep.gpus[i];
         std::vector<std::string> others;
@@ -118,8 +120,12 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
             const std::size_t next = (i + 1) % n;
             ringRoutes[i] = routes[next < i ? next : next - 1];
         }
-        pairRoutes.insert(pairRoutes.end(), std::make_move_iterator(routes.begin()),
-                          std::make_move_iterator(routes.end()));
+        fullMesh = fullMesh && std::all_of(routes.begin(), routes.end(), [](const Route &r) {
+                       return r.kind == RouteKind::Nvlink && r.nodes.size() == 2;
+                   });
+        if (fullMesh)
+            pairRoutes.insert(pairRoutes.end(), std::make_move_iterator(routes.begin()),
+                              std::make_move_iterator(routes.end()));
     }
 
     // A ring that crosses sockets crosses back: its copies staged through host memory run
@@ -148,7 +154,7 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
     // Where the GPUs are joined directly pair by pair (a full NVLink mesh), NCCL runs several
     // rings at once, one over each of a GPU's links: the collective moves at every GPU sending to
     // all the others at once, n - 1 times the slowest pair's share, when that beats one ring.
-    if (n > 2) {
+    if (fullMesh) {
         std::vector<Flow> pairFlows;
         for (const Route &r : pairRoutes)
             pairFlows.push_back(flowOf(r));
