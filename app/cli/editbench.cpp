@@ -16,9 +16,12 @@ namespace clab::cli {
 
 std::function<void()> editMoveBenchmarkBody()
 {
-    static std::unique_ptr<QApplication> app; // lives until the program ends
+    // The bench runs without a QApplication: this one is never destroyed, as destroying it after
+    // main() returns crashes (Qt's own statics are gone by then).
+    std::unique_ptr<QApplication> app;
     if (std::string problem; !ensureWidgetApplication(app, problem))
         return {};
+    app.release(); // NOLINT(bugprone-unused-return-value): kept for the process's lifetime
     struct Canvas
     {
         Document document;

@@ -260,6 +260,13 @@ void TestCli::binaryRunsHeadless()
     p.start(QStringLiteral(CLAB_BINARY), {QStringLiteral("anlyze")});
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 2);
+
+    // The chart bench makes its own QApplication; the process ends without crashing on it.
+    p.start(QStringLiteral(CLAB_BINARY),
+            {QStringLiteral("bench"), QStringLiteral("--filter"), QStringLiteral("chart_100k")});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestCli)
