@@ -193,12 +193,8 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options)
 
 std::function<void()> chartBenchmarkBody()
 {
-    // The bench runs without a QApplication: this one is never destroyed, as destroying it after
-    // main() returns crashes (Qt's own statics are gone by then).
-    std::unique_ptr<QApplication> app;
-    if (std::string problem; !ensureWidgetApplication(app, problem))
+    if (!qobject_cast<QApplication *>(QCoreApplication::instance()))
         return {};
-    app.release(); // NOLINT(bugprone-unused-return-value): kept for the process's lifetime
     // 100,000 points: a predicted scaling curve from 1 to 100,000 GPUs, its ideal line and a
     // measured point per power of two.
     charts::RunPoint r;

@@ -50,8 +50,8 @@ void addChartSubcommand(CLI::App &app, ChartOptions &options);
 
 // The timed body of `composelab bench`'s chart_100k: redraws a scaling chart with a
 // 100,000-point predicted curve (plus measured points and the ideal line) offscreen and encodes it
-// as PNG in memory. Makes an offscreen QApplication, kept until the program ends, when none runs;
-// returns an empty function (skip) when a QCoreApplication runs instead.
+// as PNG in memory. Needs a running QApplication (the bench makes one); returns an empty function
+// (skip) without one.
 std::function<void()> chartBenchmarkBody();
 
 } // namespace clab::cli

@@ -1,6 +1,5 @@
 #include "cli/editbench.h"
 
-#include "cli/offscreenapp.h"
 #include "commands/moveitemscommand.h"
 #include "document.h"
 
@@ -10,18 +9,16 @@
 #include "fabric/analysis.h"
 #include "views/canvas/canvasscene.h"
 
+#include <QApplication>
+
 #include <memory>
 
 namespace clab::cli {
 
 std::function<void()> editMoveBenchmarkBody()
 {
-    // The bench runs without a QApplication: this one is never destroyed, as destroying it after
-    // main() returns crashes (Qt's own statics are gone by then).
-    std::unique_ptr<QApplication> app;
-    if (std::string problem; !ensureWidgetApplication(app, problem))
+    if (!qobject_cast<QApplication *>(QCoreApplication::instance()))
         return {};
-    app.release(); // NOLINT(bugprone-unused-return-value): kept for the process's lifetime
     struct Canvas
     {
         Document document;
