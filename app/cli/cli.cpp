@@ -156,6 +156,10 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     validateCmd->add_flag("--physics-only", validate.physicsOnly,
                           "With --group-out: fit one GEMM efficiency per benchmark and nothing "
                           "else");
+    validateCmd->add_flag("--recorded-samples", validate.recordedSamples,
+                          "Time-to-train rows train the samples their runs recorded, where the "
+                          "table gives them, not the convergence table's: the step's error "
+                          "without the runs' convergence luck");
     validateCmd->add_option("--save", validate.save,
                             "Also keep every prediction as a predicted run of its row's system in "
                             "this experiment store, for `chart --kind parity`");

@@ -55,6 +55,7 @@ struct ValidateOptions
     std::string calibration;        // empty: the shipped datasets/calibration.json
     std::string groupOut;           // "architecture", "round" or "system": fit without each group
     bool physicsOnly = false;       // with groupOut: fit one GEMM efficiency per benchmark only
+    bool recordedSamples = false;   // rows train the samples their runs recorded
     bool json = false;
     std::string save; // also keep the predictions as predicted runs in this store
 };

@@ -421,6 +421,7 @@ int validateCommand(const ValidateOptions &o, std::ostream &out, std::ostream &e
     if (!o.groupOut.empty()) {
         perf::FitOptions options;
         options.physicsOnly = o.physicsOnly;
+        options.recordedSamples = o.recordedSamples;
         results = perf::heldOut(set, *perf::parseGroupOut(o.groupOut), options);
     } else {
         if (o.physicsOnly) {
@@ -428,12 +429,18 @@ int validateCommand(const ValidateOptions &o, std::ostream &out, std::ostream &e
             return 2;
         }
         for (const auto &r : set.rows)
-            results.push_back({&r, perf::predictObservation(r, calibration)});
+            results.push_back({&r, perf::predictObservation(r, calibration, o.recordedSamples)});
     }
-    if (o.json)
-        out << perf::validationToJson(set, results).dump(2) << "\n";
-    else
-        out << perf::validationToText(set, results);
+    const char *samples = o.recordedSamples ? "recorded by the runs, where the table gives them"
+                                            : "the convergence table's";
+    if (o.json) {
+        auto j = perf::validationToJson(set, results);
+        j["samples"] = samples;
+        out << j.dump(2) << "\n";
+    } else {
+        out << "Time-to-train rows train " << samples << " samples.\n"
+            << perf::validationToText(set, results);
+    }
     if (!o.save.empty())
         return saveValidation(o, inputs, results, o.json ? err : out, err);
     return 0;

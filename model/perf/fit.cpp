@@ -420,7 +420,7 @@ std::vector<RowResult> heldOut(const ObservationSet &set, GroupOut group, const 
         const Calibration c = fitCalibration(train, options);
         for (const Observation &o : set.rows)
             if (keyOf(o) == key)
-                results.push_back({&o, predictObservation(o, c, false)});
+                results.push_back({&o, predictObservation(o, c, options.recordedSamples)});
     }
     return results;
 }

@@ -13,6 +13,9 @@ struct FitOptions
     // Fit only the per-benchmark GEMM efficiency: no memory scale, overheads, overlap or
     // software factors (the physics alone, for `validate --physics-only`).
     bool physicsOnly = false;
+    // Held-out MLPerf rows train the samples their runs recorded, where known, instead of the
+    // convergence table's: the step's error without the runs' convergence luck.
+    bool recordedSamples = false;
 };
 
 // Fits the calibration's factors to recorded results by damped Gauss-Newton (Levenberg-

@@ -74,6 +74,7 @@ private Q_SLOTS:
     void predictErrors();
     void validateSmallTable();
     void validateWrongColumns();
+    void validateRecordedSamples();
     void validateSavesForParity();
     void calibrateWritesReadableFile();
     void validateReference_data();
@@ -254,6 +255,41 @@ void TestPerfCli::validateSavesForParity()
         }
     }
     QVERIFY(found);
+}
+
+// --recorded-samples: a row trains the samples its runs recorded (median_epoch_at_stop), so the
+// same system recorded at twice the epochs predicts about twice the time; without it both rows
+// train the convergence table's samples and predict the same.
+void TestPerfCli::validateRecordedSamples()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string csv = dir.filePath(QStringLiteral("epochs.csv")).toStdString();
+    std::string doubled = kA100Resnet;
+    const std::string epochs = ",3264,35,1281167,";
+    const auto at = doubled.find(epochs);
+    QVERIFY(at != std::string::npos);
+    doubled.replace(at, epochs.size(), ",3264,70,1281167,");
+    writeFile(csv, std::string(kHeader) + "\n" + kA100Resnet + "\n" + doubled + "\n");
+    auto minutes = [&](std::vector<std::string> args, const char *where) {
+        const Outcome r = run(args);
+        const auto j = nlohmann::json::parse(r.out);
+        const nlohmann::json *row = rowAt(j.at("rows"), csv + where);
+        return row ? row->at("predicted_minutes").get<double>() : -1.0;
+    };
+    const double table = minutes({"validate", csv, "--json"}, ":2");
+    QVERIFY(table > 0);
+    QCOMPARE(minutes({"validate", csv, "--json"}, ":3"), table);
+    const double single = minutes({"validate", csv, "--json", "--recorded-samples"}, ":2");
+    const double twice = minutes({"validate", csv, "--json", "--recorded-samples"}, ":3");
+    QVERIFY(single > 0);
+    // Twice the steps, and the evaluations after the first epochs' skipped ones (a little more
+    // than twice as many); the one-time start does not double.
+    QVERIFY2(twice / single > 1.9 && twice / single < 2.01,
+             qPrintable(QString::number(twice / single)));
+    const Outcome r = run({"validate", csv, "--recorded-samples"});
+    QCOMPARE(r.status, 0);
+    QVERIFY2(r.out.find("recorded by the runs") != std::string::npos, r.out.c_str());
 }
 
 void TestPerfCli::validateWrongColumns()
