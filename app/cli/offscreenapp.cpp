@@ -1,5 +1,7 @@
 #include "cli/offscreenapp.h"
 
+#include <clocale>
+
 namespace clab::cli {
 
 bool ensureWidgetApplication(std::unique_ptr<QApplication> &owned, std::string &error)
@@ -16,6 +18,9 @@ bool ensureWidgetApplication(std::unique_ptr<QApplication> &owned, std::string &
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     owned = std::make_unique<QApplication>(argc, argv);
+    // QApplication adopts the user's locale; the readers parse numbers with strtod, which a
+    // comma-decimal locale would stop at the '.' of "26.8" (as main() does for the GUI).
+    std::setlocale(LC_NUMERIC, "C");
     return true;
 }
 
