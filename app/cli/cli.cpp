@@ -157,9 +157,11 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
                           "With --group-out: fit one GEMM efficiency per benchmark and nothing "
                           "else");
     validateCmd->add_flag("--recorded-samples", validate.recordedSamples,
-                          "Time-to-train rows train the samples their runs recorded, where the "
-                          "table gives them, not the convergence table's: the step's error "
-                          "without the runs' convergence luck");
+                          "MLPerf time-to-train rows train the samples their runs recorded "
+                          "(median_epoch_at_stop or train_samples, or datasets/"
+                          "mlperf_trained_samples.json; a count over 3x off the convergence "
+                          "table is ignored) instead of the table's: the step's error without "
+                          "the runs' convergence luck");
     validateCmd->add_option("--save", validate.save,
                             "Also keep every prediction as a predicted run of its row's system in "
                             "this experiment store, for `chart --kind parity`");

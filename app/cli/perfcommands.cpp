@@ -385,7 +385,9 @@ int saveValidation(const ValidateOptions &o, const std::vector<std::string> &inp
     label += o.groupOut.empty()
                  ? " (calibration "
                        + (o.calibration.empty() ? std::string("shipped") : o.calibration) + ")"
-                 : " (--group-out " + o.groupOut + ")";
+                 : " (--group-out " + o.groupOut + (o.physicsOnly ? " --physics-only" : "") + ")";
+    if (o.recordedSamples)
+        label += " (--recorded-samples)";
     try {
         store::Store db(o.save);
         const int added = store::saveRowPredictions(db, label, rows);
@@ -431,14 +433,15 @@ int validateCommand(const ValidateOptions &o, std::ostream &out, std::ostream &e
         for (const auto &r : set.rows)
             results.push_back({&r, perf::predictObservation(r, calibration, o.recordedSamples)});
     }
-    const char *samples = o.recordedSamples ? "recorded by the runs, where the table gives them"
-                                            : "the convergence table's";
     if (o.json) {
         auto j = perf::validationToJson(set, results);
-        j["samples"] = samples;
+        j["recorded_samples"] = o.recordedSamples;
         out << j.dump(2) << "\n";
     } else {
-        out << "Time-to-train rows train " << samples << " samples.\n"
+        out << (o.recordedSamples
+                    ? "Time-to-train rows train the samples their runs recorded (the convergence "
+                      "table's where a row records none or an implausible count).\n"
+                    : "Time-to-train rows train the convergence table's samples.\n")
             << perf::validationToText(set, results);
     }
     if (!o.save.empty())
