@@ -96,8 +96,10 @@ void TestLlmValidation::megatronIterations()
     // and 18.8 % since element-wise kernels run at the SMs' rate where it is below HBM's (H100 NVL,
     // H200, B200, GB200: 0.672 / (0.919 x 0.989) = 0.739); 10.0 % since Stable Diffusion's rows
     // are fitted on the samples their runs trained (0.671 / (0.918 x 0.990) = 0.739); 9.5 % and
-    // 18.1 % since Llama 2 70B LoRA's rows joined the fit (0.671 / (0.907 x 0.994) = 0.744).
-    QVERIFY2(mean <= 0.096 && worst <= 0.182, "worse than the recorded 9.5 % / 18.1 %");
+    // 18.1 % since Llama 2 70B LoRA's rows joined the fit (0.671 / (0.907 x 0.994) = 0.744); 9.3 %
+    // and 17.7 % since LoRA's split sequences and the measured start costs (0.668 / (0.898 x
+    // 0.996) = 0.747).
+    QVERIFY2(mean <= 0.094 && worst <= 0.178, "worse than the recorded 9.3 % / 17.7 %");
     if (mean > 0.05 || worst > 0.10)
         QEXPECT_FAIL("", "model/llm does not meet the issue's validation target yet", Continue);
     QVERIFY(mean <= 0.05 && worst <= 0.10);

@@ -86,12 +86,9 @@ void TestPerfMemory::frozenWeights()
     const perf::Prediction whole = r;
     w.contextParallelMax = 2;
     r = perf::predict(p, w, 1, perf::Precision::Fp16, testCalibration());
-    // A split sequence's kernels run at 0.78 of the whole-sample rate (MLPerf LoRA, CP1 -> CP2),
-    // and the interval widens by 0.075 a side for the spread of that measurement.
+    // A split sequence's kernels run at 0.78 of the whole-sample rate (MLPerf LoRA, CP1 -> CP2).
     CLAB_NEAR(r.mathS, whole.mathS / 0.78);
     CLAB_NEAR(r.memoryS, whole.memoryS / 0.78);
-    CLAB_NEAR(std::log(r.intervalThroughput[1] / r.intervalThroughput[0]),
-              std::log(whole.intervalThroughput[1] / whole.intervalThroughput[0]) + 0.15);
     QCOMPARE(r.plan.tensor, 2);
     QCOMPARE(r.microBatch, 0.5);
     CLAB_NEAR(r.requiredGB, 20 + 0.8 + 0.25 + 2);
