@@ -256,12 +256,13 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const bool splitsSequence = out.localBatch < 1 && w.contextParallelMax > 1;
     out.microBatch = splitsSequence ? out.localBatch : std::max(1.0, out.localBatch);
     if (splitsSequence) {
-        char split[32];
-        std::snprintf(split, sizeof split, "%g", 1 / out.localBatch);
-        out.notes.push_back(std::string("each sample is split over ") + split
-                            + " GPUs (context parallelism): each runs its share at 0.78 of the "
-                              "rate of whole samples, as MLPerf's Llama 2 LoRA runs measured "
-                              "(0.73 to 0.85)");
+        char split[160];
+        std::snprintf(split, sizeof split,
+                      "each sample is split over %g GPUs (context parallelism): each runs its "
+                      "share at %g of the rate of whole samples, as MLPerf's Llama 2 LoRA runs "
+                      "measured (0.73 to 0.85)",
+                      1 / out.localBatch, kSplitSequenceRate);
+        out.notes.push_back(split);
     }
     while (out.microBatch > 1
            && memoryNeededGB(w, out.microBatch, out.plan, gpus, out.precision) > out.availableGB)

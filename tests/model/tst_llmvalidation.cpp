@@ -164,11 +164,11 @@ void TestLlmValidation::narayananTable1()
     // since RetinaNet's evaluation is the host's and GPT-3's efficiency moved 0.679 to 0.676; 3.3 %
     // and 6.8 % since η is 0.739, element-wise kernels at the SMs' rate where it binds; 6.9 % since
     // Stable Diffusion's rows are fitted on their runs' samples; 3.5 % and 7.4 % since η is 0.744,
-    // Llama 2 70B LoRA's rows in the fit; 3.6 % and 7.6 % since η is 0.746, the LoRA rows that
-    // split sequences at 0.78 of the rate moving the shared round-4.1 factor): a regression fails
-    // even while it stays inside the target.
+    // Llama 2 70B LoRA's rows in the fit; 3.6 % and 7.7 % since η is 0.747, the LoRA rows that
+    // split sequences at 0.78 of the rate and the measured start costs moving the shared
+    // round-4.1 factor): a regression fails even while it stays inside the target.
     QVERIFY2(mean <= 0.05 && worst <= 0.10, "outside the issue's 5 % / 10 % target");
-    QVERIFY2(mean <= 0.037 && worst <= 0.077, "worse than the recorded 3.6 % / 7.6 %");
+    QVERIFY2(mean <= 0.037 && worst <= 0.077, "worse than the recorded 3.6 % / 7.7 %");
 }
 
 QTEST_APPLESS_MAIN(TestLlmValidation)
