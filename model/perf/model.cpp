@@ -256,7 +256,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const bool splitsSequence = out.localBatch < 1 && w.contextParallelMax > 1;
     out.microBatch = splitsSequence ? out.localBatch : std::max(1.0, out.localBatch);
     if (splitsSequence) {
-        char split[160];
+        char split[256];
         std::snprintf(split, sizeof split,
                       "each sample is split over %g GPUs (context parallelism): each runs its "
                       "share at %g of the rate of whole samples, as MLPerf's Llama 2 LoRA runs "
@@ -342,8 +342,11 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     const double secondsPerFlop
         = ((1 - fp8) / rates.gemmFlops + (fp8 > 0 ? fp8 / rates.fp8Flops : 0)) / out.gemmEfficiency;
     const double mathPerSample = w.trainFlopsPerSample * secondsPerFlop;
-    const double memoryPerSample = w.memoryBytesPerSample * bp.memoryScale
-                                   * elementBytes(out.precision) / 2 / rates.streamBytesPerS;
+    // An FP8 run's casts and transposes are memory-bound traffic of the same kind.
+    const double castBytes = fp8 > 0 ? w.fp8CastBytesPerSample : 0;
+    const double memoryPerSample
+        = (w.memoryBytesPerSample * elementBytes(out.precision) / 2 + castBytes) * bp.memoryScale
+          / rates.streamBytesPerS;
     double bubble = 1;
     if (out.plan.pipeline > 1) {
         // GPipe/1F1B bubble with one-sample micro-batches: (m + p - 1) / m.

@@ -111,6 +111,10 @@ Workload readWorkload(ObjectReader &r)
     w.fp8Share = r.has("fp8Share") ? nonNegative(r, "fp8Share") : 0;
     if (w.fp8Share > 1)
         r.fail("fp8Share", "expected a share between 0 and 1");
+    w.fp8CastBytesPerSample
+        = r.has("fp8CastBytesPerSample") ? nonNegative(r, "fp8CastBytesPerSample") : 0;
+    if (w.fp8Share == 0 && w.fp8CastBytesPerSample > 0)
+        r.fail("fp8CastBytesPerSample", "expected an \"fp8Share\" for the FP8 it costs");
     w.fp8MinLocalBatch = r.integer("fp8MinLocalBatch", 0, 0);
     w.fp8Architectures = r.strings("fp8Architectures");
     if (w.fp8Share == 0 && (w.fp8MinLocalBatch > 0 || !w.fp8Architectures.empty()))

@@ -80,6 +80,10 @@ struct Workload
     // Share of the matrix FLOPs that an FP8 run does in FP8 (Transformer Engine runs the linear
     // layers in FP8 and keeps attention's batched products in 16 bits); 0 when none.
     double fp8Share = 0;
+    // Memory-bound traffic an FP8 run adds per sample: Transformer Engine casts the inputs and
+    // output gradients of its FP8 GEMMs to 8 bits and writes transposed copies for the weight
+    // gradients, net of what 8-bit tensors save elsewhere; 0 when not counted.
+    double fp8CastBytesPerSample = 0;
     // The implementation runs FP8 only at this many samples a GPU or more (0: at any), and only
     // on these GPU architectures (empty: any with FP8 tensor cores); otherwise 16-bit.
     int fp8MinLocalBatch = 0;

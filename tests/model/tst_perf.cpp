@@ -128,6 +128,15 @@ void TestPerf::fp8AndSoftware()
     const perf::Prediction r = perf::predict(p, w, 64, perf::Precision::Fp8, testCalibration());
     CLAB_NEAR(r.mathS, 16 * 1e12 * (0.25 / 80e12 + 0.75 / 140e12) / 0.5);
     CLAB_NEAR(r.utilization, r.throughput * 1e12 / (4 * 200e12));
+    CLAB_NEAR(r.memoryS, kMemory);
+    // Its casts and transposes add their bytes to the memory-bound traffic, at the calibration's
+    // memory scale: 16 x (2e8 + 1e8) B x 2 / 800e9 = 12 ms; a 16-bit run of it does not pay them.
+    workload::Workload cast = w;
+    cast.fp8CastBytesPerSample = 1e8;
+    perf::Calibration scaled = testCalibration();
+    scaled.bench["w"].memoryScale = 2;
+    CLAB_NEAR(perf::predict(p, cast, 64, perf::Precision::Fp8, scaled).memoryS, 0.012);
+    CLAB_NEAR(perf::predict(p, cast, 64, perf::Precision::Fp16, scaled).memoryS, 2 * kMemory);
     // Without FP8 tensor cores everything runs at 16 bits.
     const catalog::Gpu old = testGpu();
     const perf::Prediction f

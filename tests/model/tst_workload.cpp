@@ -161,6 +161,9 @@ void TestWorkload::bertHandWorked()
     QVERIFY(w->measuredEval->costRatio > 0.8 && w->measuredEval->costRatio < 1.2);
     QVERIFY(w->measuredEval->fixedS < 0.005);
     QVERIFY(w->fp8Share > 0.8 && w->fp8Share <= 0.96);
+    // Its FP8 layers' casts and transposes: 14 h bytes a token and layer (h = 1024, 24 layers,
+    // 256 tokens), counted from NVIDIA's te_layers.py in the workload's source.
+    QVERIFY(std::abs(w->fp8CastBytesPerSample - 14 * 1024 * 24 * 256.0) / 8.8e7 < 0.01);
     // DLE's padded variant shares its calibration and costs 512 tokens.
     const Workload *padded = Library::builtin().find("bert_large_seq512");
     QVERIFY(padded);
@@ -341,6 +344,14 @@ void TestWorkload::badFiles_data()
     w["fp8MinLocalBatch"] = 8;
     row("FP8 rule without FP8", fileText(w), "at /workloads/0/fp8MinLocalBatch",
         "expected an \"fp8Share\"");
+    w = validWorkload();
+    w["fp8CastBytesPerSample"] = 1e8;
+    row("FP8 casts without FP8", fileText(w), "at /workloads/0/fp8CastBytesPerSample",
+        "expected an \"fp8Share\"");
+    w["fp8Share"] = 0.9;
+    w["fp8CastBytesPerSample"] = -1;
+    row("negative FP8 casts", fileText(w), "at /workloads/0/fp8CastBytesPerSample",
+        "expected a number of zero or more");
     w = validWorkload();
     w["fp8Share"] = 0.9;
     w["fp8Architectures"] = Json::array({"Hopper", 4});
