@@ -51,6 +51,10 @@ struct Achieved
     // rate that kernels built on the older warp-level mma.sync reach. Absent: the measured parts
     // of the same architecture's, else 1 (on earlier GPUs the measured GEMMs are such kernels).
     std::optional<double> warpMmaShare;
+    // The fixed time of one matrix kernel, µs: a GEMM of F FLOPs takes t0 + F / R (R the large-GEMM
+    // rate), fitted to published size sweeps. Absent: the measured parts of the same
+    // architecture's, else the median of all measured parts.
+    std::optional<double> gemmFixedUs;
     std::string source;
 };
 

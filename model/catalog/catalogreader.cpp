@@ -116,6 +116,10 @@ Gpu readGpu(ObjectReader &r)
         if (g.achieved.warpMmaShare
             && !(*g.achieved.warpMmaShare > 0 && *g.achieved.warpMmaShare <= 1))
             ar.fail("warpMmaShare", "expected a share of the GEMM rate, above 0 and at most 1");
+        g.achieved.gemmFixedUs = ar.optionalNumber("gemmFixedUs");
+        if (g.achieved.gemmFixedUs
+            && !(*g.achieved.gemmFixedUs > 0 && *g.achieved.gemmFixedUs < 1000))
+            ar.fail("gemmFixedUs", "expected microseconds above 0 and below 1000");
         g.achieved.source = ar.string("source");
         if (g.achieved.source.empty())
             ar.fail("source", "every measured figure needs a source");

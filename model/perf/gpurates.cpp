@@ -4,6 +4,7 @@
 #include "catalog/catalog.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 #include <vector>
 
@@ -114,6 +115,32 @@ double warpMmaShare(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
     return same.empty() ? 1 : median(same);
 }
 
+// A matrix kernel's fixed time: the GPU's own, else the median of its architecture's measured
+// parts, else of every measured part; what was borrowed is said.
+double gemmFixedUs(const catalog::Gpu &gpu, const catalog::Catalog &catalog, std::string &note)
+{
+    if (gpu.achieved.gemmFixedUs)
+        return *gpu.achieved.gemmFixedUs;
+    std::vector<double> same, all;
+    for (const auto &[id, g] : catalog.gpus()) {
+        if (!g.achieved.gemmFixedUs)
+            continue;
+        all.push_back(*g.achieved.gemmFixedUs);
+        if (g.arch == gpu.arch)
+            same.push_back(*g.achieved.gemmFixedUs);
+    }
+    if (all.empty())
+        return 0;
+    const double us = median(same.empty() ? all : same);
+    char text[200];
+    std::snprintf(text, sizeof text, "no measured matrix-kernel fixed time for %s: %.1f us, as %s",
+                  gpu.name.c_str(), us,
+                  same.empty() ? "the measured GPUs' median"
+                               : ("measured " + gpu.arch + " parts take").c_str());
+    note = text;
+    return us;
+}
+
 // The FP32 lanes of one SM, by architecture (NVIDIA's architecture whitepapers): the FP32 peak
 // over 2 x lanes is SMs x clock. Ampere is GA100's 64 (A100, A30); GA10x's 128 would halve its
 // SM rate, which binds nowhere behind GDDR. 0: unknown, no SM-side bound.
@@ -147,6 +174,7 @@ GpuRates gpuRates(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &
         r.fp8Flops = gemmTflops(gpu, Precision::Fp8, catalog, r.estimated, r.note) * 1e12;
     r.warpMmaShare = warpMmaShare(gpu, catalog);
     r.warpMmaFromPeers = !gpu.achieved.warpMmaShare && r.warpMmaShare < 1;
+    r.gemmFixedS = gemmFixedUs(gpu, catalog, r.fixedNote) * 1e-6;
     if (gpu.achieved.memBwGBps) {
         r.memBytesPerS = *gpu.achieved.memBwGBps * 1e9;
     } else {

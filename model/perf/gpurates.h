@@ -29,6 +29,10 @@ struct GpuRates
     // measured parts of its architecture (a Hopper without the figure is still a Hopper), else 1.
     double warpMmaShare = 1;
     bool warpMmaFromPeers = false; // this GPU has no figure of its own
+    // Fixed time of one matrix kernel, s (catalog `achieved.gemmFixedUs`): the GPU's own, else
+    // its architecture's measured parts', else all measured parts' median (said in `fixedNote`).
+    double gemmFixedS = 0;
+    std::string fixedNote;
     bool estimated = false;
     std::string note; // what was estimated or substituted, for the report
 };

@@ -363,7 +363,12 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // looked up, which the memory traffic above already counts.
     out.optimizerS = w.allreduceParameters / shards / out.dataParallel * kStateBytesPerParam
                      * kOptimizerPasses / rates.memBytesPerS * software;
-    out.overheadS = passes * bp.overheadMs / 1000 * software;
+    // Every matrix kernel also takes a fixed time whatever its size (the GPU's measured t0): a
+    // pass of few samples a GPU reaches less of the GEMM rate. A pipeline stage runs its share.
+    out.kernelFixedS = passes * w.matrixKernelsPerPass / out.plan.pipeline * rates.gemmFixedS;
+    if (out.kernelFixedS > 0 && !rates.fixedNote.empty())
+        out.notes.push_back(rates.fixedNote);
+    out.overheadS = passes * bp.overheadMs / 1000 * software + out.kernelFixedS;
     out.computeS = out.mathS + out.memoryS + out.optimizerS + out.overheadS;
 
     // Transfers of the step, sharing links: the gradient ring inside the node, the input copies,
@@ -480,10 +485,12 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
             out.alltoallS += sent * remote * platform.gpusPerNode / (platform.networkGBps * 1e9);
     }
     // The step's collectives wait for the slowest node. What varies from node to node is the
-    // host's share of the step (launches, framework, OS noise), all of a node's passes together,
-    // so the delay scales with the whole per-step overhead. The expected maximum of N normal
-    // delays grows as sqrt(2 ln N) for large N (Gumbel's extreme-value limit, an overstatement on
-    // a few nodes; Hoefler et al., SC10, on noise at scale). A node's GPUs share its host's noise.
+    // step's fixed time (the host's launches, framework and OS noise, and the fixed part of each
+    // kernel, which launch queues and clocks stretch where long kernels average it out), all of
+    // a node's passes together, so the delay scales with the per-step overhead. The expected
+    // maximum of N normal delays grows as sqrt(2 ln N) for large N (Gumbel's extreme-value limit,
+    // an overstatement on a few nodes; Hoefler et al., SC10, on noise at scale). A node's GPUs
+    // share its host's noise.
     if (platform.nodes > 1 && gpus > platform.gpusPerNode)
         out.syncS
             = cal.hostJitter * out.overheadS * std::sqrt(2 * std::log(double(platform.nodes)));

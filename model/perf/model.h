@@ -51,6 +51,7 @@ struct Prediction
     double memoryS = 0;        // memory-bound bytes at HBM's rate, or the SMs' where lower
     double optimizerS = 0;     // the optimizer reading and writing its state
     double overheadS = 0;      // launch and framework time per forward/backward pass
+    double kernelFixedS = 0;   // of overheadS: the matrix kernels' fixed time (size-independent)
     double computeS = 0;       // the four above, times the software factor
     double gemmEfficiency = 0; // share of the measured GEMM rate the math reaches
     double utilization = 0;    // model FLOPs / (step time x dense peak of the precision)

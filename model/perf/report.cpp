@@ -82,6 +82,7 @@ OrderedJson predictionToJson(const std::string &system, const workload::Workload
                       {"memory", p.memoryS},
                       {"optimizer", p.optimizerS},
                       {"overhead", p.overheadS}};
+    j["kernel_fixed_s"] = p.kernelFixedS; // part of compute_s.overhead
     j["gemm_efficiency"] = round4(p.gemmEfficiency);
     j["utilization"] = round4(p.utilization);
     j["interval_min"]
@@ -137,7 +138,11 @@ std::string predictionToText(const std::string &system, const workload::Workload
     out << "    compute: math " << fixed(p.mathS * 1e3, 2) << " ms (at "
         << fixed(p.gemmEfficiency * 100, 0) << " % of the measured GEMM rate), memory "
         << fixed(p.memoryS * 1e3, 2) << " ms, optimizer " << fixed(p.optimizerS * 1e3, 2)
-        << " ms, overhead " << fixed(p.overheadS * 1e3, 2) << " ms\n";
+        << " ms, overhead " << fixed(p.overheadS * 1e3, 2) << " ms";
+    if (p.kernelFixedS > 0)
+        out << " (" << fixed(p.kernelFixedS * 1e3, 2)
+            << " ms of it the matrix kernels' fixed time)";
+    out << "\n";
     out << "  throughput " << fixed(p.throughput, 1) << " samples/s (80 % interval "
         << fixed(p.intervalThroughput[0], 1) << " to " << fixed(p.intervalThroughput[1], 1) << "), "
         << fixed(p.utilization * 100, 1) << " % of the " << precisionName(p.precision)

@@ -115,6 +115,7 @@ Workload readWorkload(ObjectReader &r)
         = r.has("fp8CastBytesPerSample") ? nonNegative(r, "fp8CastBytesPerSample") : 0;
     if (w.fp8Share == 0 && w.fp8CastBytesPerSample > 0)
         r.fail("fp8CastBytesPerSample", "expected an \"fp8Share\" for the FP8 it costs");
+    w.matrixKernelsPerPass = r.integer("matrixKernelsPerPass", 0, 0);
     w.fp8MinLocalBatch = r.integer("fp8MinLocalBatch", 0, 0);
     w.fp8Architectures = r.strings("fp8Architectures");
     if (w.fp8Share == 0 && (w.fp8MinLocalBatch > 0 || !w.fp8Architectures.empty()))

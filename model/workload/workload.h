@@ -84,6 +84,10 @@ struct Workload
     // output gradients of its FP8 GEMMs to 8 bits and writes transposed copies for the weight
     // gradients, net of what 8-bit tensors save elsewhere; 0 when not counted.
     double fp8CastBytesPerSample = 0;
+    // Matrix kernels (GEMMs, convolutions, fused attention) of one forward and backward pass of a
+    // GPU's micro-batch: each costs the GPU's fixed kernel time on top of its FLOPs (catalog
+    // `achieved.gemmFixedUs`); 0 when not counted (the fitted per-pass overhead stands in).
+    int matrixKernelsPerPass = 0;
     // The implementation runs FP8 only at this many samples a GPU or more (0: at any), and only
     // on these GPU architectures (empty: any with FP8 tensor cores); otherwise 16-bit.
     int fp8MinLocalBatch = 0;

@@ -107,6 +107,9 @@ void TestCatalog::badFile_data()
     QTest::newRow("negative rate")
         << R"({"links": [{"id": "x", "name": "x", "source": "s", "family": "pcie", "rawGBps": -3, "achievedFraction": 0.5, "latencyUs": 0}]})"
         << "/links/0/rawGBps";
+    QTest::newRow("kernel time not positive")
+        << R"({"gpus": [{"id": "g", "name": "g", "source": "s", "arch": "Hopper", "formFactor": "SXM", "tflops": {"fp16": 100}, "memGB": 80, "memBwGBps": 3000, "pcie": {"gen": 5, "lanes": 16}, "tdpW": 700, "achieved": {"gemmTflops": {"fp16": 80}, "gemmFixedUs": 0, "source": "s"}}]})"
+        << "/gpus/0/achieved/gemmFixedUs";
     QTest::newRow("both-ways share over one")
         << R"({"routing": [{"id": "default", "name": "r", "source": "s", "p2pViaRootComplex": 0.8, "stagedViaHost": 0.7, "stagedBothWays": 1.4, "rootComplexLatencyUs": 0, "stagedLatencyUs": 0, "dmaSetupLatencyUs": 0}]})"
         << "/routing/0/stagedBothWays";

@@ -2,6 +2,7 @@
 // and platform with round numbers (the properties any sane model keeps: tst_perfproperties.cpp;
 // from step to time to train: tst_perftraining.cpp; memory and plans: tst_perfmemory.cpp).
 #include "model/perftest.h"
+#include "util/stats.h"
 
 #include <cmath>
 
@@ -17,6 +18,7 @@ private Q_SLOTS:
     void computeMemoryBound();
     void fp8AndSoftware();
     void warpMmaFlops();
+    void matrixKernelFixedTime();
     void inputDecodeBound();
     void inputLoaders();
     void inputStorageBound();
@@ -224,6 +226,47 @@ void TestPerf::warpMmaFlops()
     r = perf::predict(testPlatform(hopper), warp, 64, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(r.mathS, kMath / *h100->achieved.warpMmaShare);
     QVERIFY(hasNote(r, "warp-level", "as measured Hopper parts reach"));
+}
+
+void TestPerf::matrixKernelFixedTime()
+{
+    // 100 matrix kernels a pass at 10 us each: 1 ms on top of the fitted 2 ms overhead, whatever
+    // the batch (a pass of 32 samples a GPU pays it once, as one of 16 does).
+    catalog::Gpu gpu = testGpu();
+    gpu.achieved.gemmFixedUs = 10;
+    workload::Workload w = testWorkload();
+    w.matrixKernelsPerPass = 100;
+    perf::Prediction r
+        = perf::predict(testPlatform(gpu), w, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(r.kernelFixedS, 1e-3);
+    CLAB_NEAR(r.overheadS, kOverhead + 1e-3);
+    CLAB_NEAR(r.mathS, kMath);
+    r = perf::predict(testPlatform(gpu), w, 128, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(r.kernelFixedS, 1e-3);
+    CLAB_NEAR(r.mathS, 2 * kMath);
+    // Kernels not counted: nothing added.
+    r = perf::predict(testPlatform(gpu), testWorkload(), 64, perf::Precision::Fp16,
+                      testCalibration());
+    QCOMPARE(r.kernelFixedS, 0.0);
+    // A Hopper without its own figure (a user's part) takes the median of the shipped Hopper
+    // parts' and says so; a GPU of an architecture nobody measured, all measured parts' median.
+    catalog::Gpu hopper = testGpu();
+    hopper.arch = "Hopper";
+    std::vector<double> hoppers, all;
+    for (const auto &[id, g] : catalog::Catalog::builtin().gpus()) {
+        if (!g.achieved.gemmFixedUs)
+            continue;
+        all.push_back(*g.achieved.gemmFixedUs);
+        if (g.arch == "Hopper")
+            hoppers.push_back(*g.achieved.gemmFixedUs);
+    }
+    QVERIFY(hoppers.size() >= 2 && all.size() > hoppers.size());
+    r = perf::predict(testPlatform(hopper), w, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(r.kernelFixedS, 100 * median(hoppers) * 1e-6);
+    QVERIFY(hasNote(r, "no measured matrix-kernel fixed time", "as measured Hopper parts take"));
+    r = perf::predict(testPlatform(testGpu()), w, 64, perf::Precision::Fp16, testCalibration());
+    CLAB_NEAR(r.kernelFixedS, 100 * median(all) * 1e-6);
+    QVERIFY(hasNote(r, "no measured matrix-kernel fixed time", "the measured GPUs' median"));
 }
 
 void TestPerf::inputDecodeBound()

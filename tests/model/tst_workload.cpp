@@ -164,6 +164,9 @@ void TestWorkload::bertHandWorked()
     // Its FP8 layers' casts and transposes: 14 h bytes a token and layer (h = 1024, 24 layers,
     // 256 tokens), counted from NVIDIA's te_layers.py in the workload's source.
     QVERIFY(std::abs(w->fp8CastBytesPerSample - 14 * 1024 * 24 * 256.0) / 8.8e7 < 0.01);
+    // Its matrix kernels a pass: 24 layers x (4 linears x 3 + fused attention forward and
+    // backward) + the masked-LM head's 2 linears x 3.
+    QCOMPARE(w->matrixKernelsPerPass, 24 * (4 * 3 + 2) + 2 * 3);
     // DLE's padded variant shares its calibration and costs 512 tokens.
     const Workload *padded = Library::builtin().find("bert_large_seq512");
     QVERIFY(padded);
@@ -344,6 +347,9 @@ void TestWorkload::badFiles_data()
     w["fp8MinLocalBatch"] = 8;
     row("FP8 rule without FP8", fileText(w), "at /workloads/0/fp8MinLocalBatch",
         "expected an \"fp8Share\"");
+    w = validWorkload();
+    w["matrixKernelsPerPass"] = -1;
+    row("negative kernel count", fileText(w), "at /workloads/0/matrixKernelsPerPass", "");
     w = validWorkload();
     w["fp8CastBytesPerSample"] = 1e8;
     row("FP8 casts without FP8", fileText(w), "at /workloads/0/fp8CastBytesPerSample",
