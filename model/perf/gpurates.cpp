@@ -49,10 +49,13 @@ std::optional<double> peak(const catalog::Tflops &t, Precision p)
 }
 
 // Median share of peak that measured GPUs reach: of the same architecture when there are some.
+// Here and below, a user's parts are not among the measured parts (their figures are the user's).
 double peerShare(const catalog::Catalog &catalog, const std::string &arch, Precision p)
 {
     std::vector<double> same, all;
     for (const auto &[id, g] : catalog.gpus()) {
+        if (g.user)
+            continue; // a user's figures are not measurements
         const auto m = measured(g.achieved.gemmTflops, p);
         const auto pk = peak(g.tflops, p);
         if (!m || !pk || *pk <= 0)
@@ -68,7 +71,7 @@ double peerMemoryShare(const catalog::Catalog &catalog, const std::string &arch)
 {
     std::vector<double> same, all;
     for (const auto &[id, g] : catalog.gpus()) {
-        if (!g.achieved.memBwGBps)
+        if (g.user || !g.achieved.memBwGBps)
             continue;
         all.push_back(*g.achieved.memBwGBps / g.memBwGBps);
         if (g.arch == arch)
@@ -109,7 +112,7 @@ double warpMmaShare(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
         return *gpu.achieved.warpMmaShare;
     std::vector<double> same;
     for (const auto &[id, g] : catalog.gpus()) {
-        if (g.arch == gpu.arch && g.achieved.warpMmaShare)
+        if (!g.user && g.arch == gpu.arch && g.achieved.warpMmaShare)
             same.push_back(*g.achieved.warpMmaShare);
     }
     return same.empty() ? 1 : median(same);
@@ -123,7 +126,7 @@ double gemmFixedUs(const catalog::Gpu &gpu, const catalog::Catalog &catalog, std
         return *gpu.achieved.gemmFixedUs;
     std::vector<double> same, all;
     for (const auto &[id, g] : catalog.gpus()) {
-        if (!g.achieved.gemmFixedUs)
+        if (g.user || !g.achieved.gemmFixedUs)
             continue;
         all.push_back(*g.achieved.gemmFixedUs);
         if (g.arch == gpu.arch)
@@ -132,12 +135,11 @@ double gemmFixedUs(const catalog::Gpu &gpu, const catalog::Catalog &catalog, std
     if (all.empty())
         return 0;
     const double us = median(same.empty() ? all : same);
-    char text[200];
-    std::snprintf(text, sizeof text, "no measured matrix-kernel fixed time for %s: %.1f us, as %s",
-                  gpu.name.c_str(), us,
-                  same.empty() ? "the measured GPUs' median"
-                               : ("measured " + gpu.arch + " parts take").c_str());
-    note = text;
+    char value[32];
+    std::snprintf(value, sizeof value, "%.1f", us);
+    note = "no measured matrix-kernel fixed time for " + gpu.name + ": " + value + " us, as "
+           + (same.empty() ? std::string("the measured GPUs' median")
+                           : "measured " + gpu.arch + " parts take");
     return us;
 }
 

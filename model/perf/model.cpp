@@ -364,8 +364,10 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     out.optimizerS = w.allreduceParameters / shards / out.dataParallel * kStateBytesPerParam
                      * kOptimizerPasses / rates.memBytesPerS * software;
     // Every matrix kernel also takes a fixed time whatever its size (the GPU's measured t0): a
-    // pass of few samples a GPU reaches less of the GEMM rate. A pipeline stage runs its share.
-    out.kernelFixedS = passes * w.matrixKernelsPerPass / out.plan.pipeline * rates.gemmFixedS;
+    // pass of few samples a GPU reaches less of the GEMM rate. A pipeline stage runs its share,
+    // stretched by the bubble as its math is; no software factor (the hardware's own time).
+    out.kernelFixedS
+        = passes * double(w.matrixKernelsPerPass) / out.plan.pipeline * bubble * rates.gemmFixedS;
     if (out.kernelFixedS > 0 && !rates.fixedNote.empty())
         out.notes.push_back(rates.fixedNote);
     out.overheadS = passes * bp.overheadMs / 1000 * software + out.kernelFixedS;

@@ -244,6 +244,12 @@ void TestPerf::matrixKernelFixedTime()
     r = perf::predict(testPlatform(gpu), w, 128, perf::Precision::Fp16, testCalibration());
     CLAB_NEAR(r.kernelFixedS, 1e-3);
     CLAB_NEAR(r.mathS, 2 * kMath);
+    // It is the GPU's time, not the software's: a stack twice as slow leaves it alone.
+    perf::Calibration slow = testCalibration();
+    slow.software["slow"] = 2;
+    r = perf::predict(testPlatform(gpu), w, 64, perf::Precision::Fp16, slow, "slow");
+    CLAB_NEAR(r.kernelFixedS, 1e-3);
+    CLAB_NEAR(r.overheadS, 2 * kOverhead + 1e-3);
     // Kernels not counted: nothing added.
     r = perf::predict(testPlatform(gpu), testWorkload(), 64, perf::Precision::Fp16,
                       testCalibration());

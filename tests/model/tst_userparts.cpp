@@ -4,9 +4,12 @@
 #include "model/perftest.h"
 
 #include "design/design.h"
+#include "perf/gpurates.h"
 #include "util/fileio.h"
 
 #include <QTemporaryDir>
+
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +29,7 @@ private Q_SLOTS:
     void designCarriesItsParts();
     void predictionsSayTheyExtrapolate();
     void oldReferencesStayValid();
+    void userPartsAreNotPeers();
 };
 
 namespace {
@@ -203,4 +207,23 @@ void TestUserParts::oldReferencesStayValid()
 }
 
 QTEST_APPLESS_MAIN(TestUserParts)
+void TestUserParts::userPartsAreNotPeers()
+{
+    // Two user A100s with a made-up 500 us kernel time: a shipped Ampere part without its own
+    // figure (A100 PCIe) still takes the measured Ampere parts' median, 11.0 and 11.1 us.
+    for (const char *id : {"USER-GPU-5", "USER-GPU-6"}) {
+        nlohmann::json file = nlohmann::json::parse(whatIfGpu(id));
+        file["gpus"][0]["achieved"]["gemmFixedUs"] = 500;
+        catalog::Catalog::addUserParts(file.dump(), std::string(id) + ".json");
+    }
+    const catalog::Gpu *pcie = cat().gpu("A100-PCIe-40GB");
+    QVERIFY(pcie && !pcie->achieved.gemmFixedUs);
+    const perf::GpuRates r = perf::gpuRates(*pcie, perf::Precision::Fp16, cat());
+    QVERIFY2(std::abs(r.gemmFixedS - 11.05e-6) < 1e-12, qPrintable(QString::number(r.gemmFixedS)));
+    // The user part itself runs on its own figure.
+    const perf::GpuRates own
+        = perf::gpuRates(*cat().gpu("USER-GPU-5"), perf::Precision::Fp16, cat());
+    QCOMPARE(own.gemmFixedS, 500e-6);
+}
+
 #include "tst_userparts.moc"
