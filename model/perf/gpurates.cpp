@@ -48,36 +48,53 @@ std::optional<double> peak(const catalog::Tflops &t, Precision p)
     return std::nullopt;
 }
 
-// Median share of peak that measured GPUs reach: of the same architecture when there are some.
-// Here and below, a user's parts are not among the measured parts (their figures are the user's).
-double peerShare(const catalog::Catalog &catalog, const std::string &arch, Precision p)
+// One figure of the measured parts (a user's parts are not measured: their figures are the
+// user's), for all of them and for those of one architecture.
+struct Peers
 {
     std::vector<double> same, all;
+    double median() const { return clab::median(same.empty() ? all : same); }
+};
+
+template<class Figure>
+Peers peers(const catalog::Catalog &catalog, const std::string &arch, Figure figure)
+{
+    Peers p;
     for (const auto &[id, g] : catalog.gpus()) {
         if (g.user)
-            continue; // a user's figures are not measurements
-        const auto m = measured(g.achieved.gemmTflops, p);
-        const auto pk = peak(g.tflops, p);
-        if (!m || !pk || *pk <= 0)
             continue;
-        all.push_back(*m / *pk);
-        if (g.arch == arch)
-            same.push_back(*m / *pk);
+        if (const std::optional<double> v = figure(g)) {
+            p.all.push_back(*v);
+            if (g.arch == arch)
+                p.same.push_back(*v);
+        }
     }
-    return median(same.empty() ? all : same);
+    return p;
+}
+
+// Median share of peak that measured GPUs reach: of the same architecture when there are some.
+double peerShare(const catalog::Catalog &catalog, const std::string &arch, Precision p)
+{
+    return peers(catalog, arch,
+                 [p](const catalog::Gpu &g) -> std::optional<double> {
+                     const auto m = measured(g.achieved.gemmTflops, p);
+                     const auto pk = peak(g.tflops, p);
+                     if (!m || !pk || *pk <= 0)
+                         return std::nullopt;
+                     return *m / *pk;
+                 })
+        .median();
 }
 
 double peerMemoryShare(const catalog::Catalog &catalog, const std::string &arch)
 {
-    std::vector<double> same, all;
-    for (const auto &[id, g] : catalog.gpus()) {
-        if (g.user || !g.achieved.memBwGBps)
-            continue;
-        all.push_back(*g.achieved.memBwGBps / g.memBwGBps);
-        if (g.arch == arch)
-            same.push_back(all.back());
-    }
-    return median(same.empty() ? all : same);
+    return peers(catalog, arch,
+                 [](const catalog::Gpu &g) -> std::optional<double> {
+                     if (!g.achieved.memBwGBps)
+                         return std::nullopt;
+                     return *g.achieved.memBwGBps / g.memBwGBps;
+                 })
+        .median();
 }
 
 // The matrix rate of precision p on this GPU (TFLOPS): measured, else the datasheet peak times
@@ -110,12 +127,9 @@ double warpMmaShare(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
 {
     if (gpu.achieved.warpMmaShare)
         return *gpu.achieved.warpMmaShare;
-    std::vector<double> same;
-    for (const auto &[id, g] : catalog.gpus()) {
-        if (!g.user && g.arch == gpu.arch && g.achieved.warpMmaShare)
-            same.push_back(*g.achieved.warpMmaShare);
-    }
-    return same.empty() ? 1 : median(same);
+    const Peers p
+        = peers(catalog, gpu.arch, [](const catalog::Gpu &g) { return g.achieved.warpMmaShare; });
+    return p.same.empty() ? 1 : clab::median(p.same);
 }
 
 // A matrix kernel's fixed time: the GPU's own, else the median of its architecture's measured
@@ -124,22 +138,16 @@ double gemmFixedUs(const catalog::Gpu &gpu, const catalog::Catalog &catalog, std
 {
     if (gpu.achieved.gemmFixedUs)
         return *gpu.achieved.gemmFixedUs;
-    std::vector<double> same, all;
-    for (const auto &[id, g] : catalog.gpus()) {
-        if (g.user || !g.achieved.gemmFixedUs)
-            continue;
-        all.push_back(*g.achieved.gemmFixedUs);
-        if (g.arch == gpu.arch)
-            same.push_back(*g.achieved.gemmFixedUs);
-    }
-    if (all.empty())
+    const Peers p
+        = peers(catalog, gpu.arch, [](const catalog::Gpu &g) { return g.achieved.gemmFixedUs; });
+    if (p.all.empty())
         return 0;
-    const double us = median(same.empty() ? all : same);
+    const double us = p.median();
     char value[32];
     std::snprintf(value, sizeof value, "%.1f", us);
     note = "no measured matrix-kernel fixed time for " + gpu.name + ": " + value + " us, as "
-           + (same.empty() ? std::string("the measured GPUs' median")
-                           : "measured " + gpu.arch + " parts take");
+           + (p.same.empty() ? std::string("the measured GPUs' median")
+                             : "measured " + gpu.arch + " parts take");
     return us;
 }
 
