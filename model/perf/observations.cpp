@@ -145,6 +145,41 @@ std::string where(const CsvTable &t, std::size_t row)
     return t.fileName() + ":" + std::to_string(t.lineOf(row));
 }
 
+// MLPerf rounds compare as versions: "0.7" < "2.1" < "10.0".
+bool earlierRound(const std::string &a, const std::string &b)
+{
+    const char *pa = a.c_str();
+    const char *pb = b.c_str();
+    while (*pa || *pb) {
+        char *ea = nullptr;
+        char *eb = nullptr;
+        const long na = std::strtol(pa, &ea, 10);
+        const long nb = std::strtol(pb, &eb, 10);
+        if (na != nb)
+            return na < nb;
+        if (ea == pa || eb == pb)
+            return std::string(pa) < std::string(pb);
+        pa = *ea == '.' ? ea + 1 : ea;
+        pb = *eb == '.' ? eb + 1 : eb;
+    }
+    return false;
+}
+
+// What makes two rows one result: the same system's logs give the same minutes, batch and
+// samples to the digit. A later round's results repository re-lists some earlier runs (NVIDIA's
+// eos_n434 BERT logs of round 3.1 are in the 3.1, 4.0 and 4.1 repositories) and a submitter's
+// power entries repeat its performance logs (smc, smc-ac-power, smc-dc-power in 4.0).
+std::string resultKey(const CsvTable &t, std::size_t i)
+{
+    std::string key;
+    for (const char *column : {"submitter", "system", "benchmark", "minutes", "global_batch_size",
+                               "median_epoch_at_stop", "train_samples"}) {
+        key += t.field(i, column);
+        key += '\x1f';
+    }
+    return key;
+}
+
 } // namespace
 
 void addMlperfRows(const CsvTable &t, ObservationSet &into)
@@ -157,6 +192,7 @@ void addMlperfRows(const CsvTable &t, ObservationSet &into)
     }
     const catalog::Catalog &cat = catalog::Catalog::builtin();
     into.files.push_back(t.fileName());
+    std::map<std::string, std::size_t> results; // result key -> its row in into.rows
     for (std::size_t i = 0; i < t.rowCount(); ++i) {
         Observation o;
         o.kind = Observation::Kind::Minutes;
@@ -214,6 +250,18 @@ void addMlperfRows(const CsvTable &t, ObservationSet &into)
         o.platform = platformOf(*parsed.spec, cat);
         if (!o.platform.gpu) {
             skip("GPU not in catalog");
+            continue;
+        }
+        // One result counts once, in the round it was run (the earliest that lists it): counted
+        // again it would weigh twice, and in a later round's fold it would be predicted by itself.
+        const auto [seen, fresh] = results.try_emplace(resultKey(t, i), into.rows.size());
+        if (!fresh) {
+            Observation &first = into.rows[seen->second];
+            if (earlierRound(o.round, first.round))
+                std::swap(o, first);
+            into.skipped.push_back(
+                {o.where, o.round + " " + o.submitter + " " + o.system + " " + o.benchmark,
+                 "the same logs as another row (counted once, in its round)", o});
             continue;
         }
         into.rows.push_back(std::move(o));

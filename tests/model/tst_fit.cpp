@@ -16,6 +16,7 @@ private Q_SLOTS:
     void bertSamplesFromTheMedian();
     void samplesFromTheLogs();
     void convergenceFloor();
+    void aResultCountsOnce();
 };
 
 namespace {
@@ -196,6 +197,33 @@ void TestFit::convergenceFloor()
     // A row that was not predicted is not counted either.
     results[1].predicted.reset();
     QCOMPARE(perf::convergenceFloor(results).at("bert").rows, 2);
+}
+
+// A later round's results repository re-lists earlier runs (NVIDIA's eos_n434 BERT logs of round
+// 3.1 are in the 3.1, 4.0 and 4.1 repositories) and power entries repeat performance logs: one
+// result is one row, in the earliest round that lists it, whatever the order of the file; the
+// others are skipped with their reason. Rounds compare as versions (9.1 before 10.0).
+void TestFit::aResultCountsOnce()
+{
+    auto bertRow = [](const char *round, const char *minutes) {
+        return std::string(round) + ",NVIDIA,eos_n434,NVIDIA H100-SXM5-80GB,3472,8,434,"
+               + "Intel Xeon,2,56,NVLINK,bert," + minutes + ",13888,5107312\n";
+    };
+    const std::string text = kColumns + "train_samples\n" + bertRow("4.0", "0.119")
+                             + bertRow("3.1", "0.119") + bertRow("4.1", "0.119")
+                             + bertRow("4.1", "0.121") + bertRow("10.0", "0.2")
+                             + bertRow("9.1", "0.2");
+    const perf::ObservationSet set = observe(text, "relisted.csv");
+    QCOMPARE(set.rows.size(), std::size_t(3));
+    QCOMPARE(set.rows[0].round, std::string("3.1"));
+    QCOMPARE(set.rows[0].where, std::string("relisted.csv:3"));
+    QCOMPARE(set.rows[1].measured, 0.121);
+    QCOMPARE(set.rows[2].round, std::string("9.1"));
+    QCOMPARE(set.skipped.size(), std::size_t(3));
+    for (const perf::Skipped &s : set.skipped)
+        QVERIFY2(s.reason.find("same logs") != std::string::npos, s.reason.c_str());
+    QCOMPARE(set.skipped[0].row.round, std::string("4.0"));
+    QCOMPARE(set.skipped[2].row.round, std::string("10.0"));
 }
 
 QTEST_APPLESS_MAIN(TestFit)

@@ -99,8 +99,10 @@ void TestLlmValidation::megatronIterations()
     // 18.1 % since Llama 2 70B LoRA's rows joined the fit (0.671 / (0.907 x 0.994) = 0.744); 9.3 %
     // and 17.7 % since LoRA's split sequences and the measured start costs (0.668 / (0.898 x
     // 0.996) = 0.747); 9.2 % and 17.6 % since BERT's FP8 casts (0.663 / (0.890 x 0.997) = 0.748);
-    // 9.4 % and 17.9 % since matrix kernels pay a fixed time (0.650 / (0.877 x 0.994) = 0.745).
-    QVERIFY2(mean <= 0.095 && worst <= 0.180, "worse than the recorded 9.4 % / 17.9 %");
+    // 9.4 % and 17.9 % since matrix kernels pay a fixed time (0.650 / (0.877 x 0.994) = 0.745);
+    // 9.6 % and 18.2 % since a result listed in two rounds counts once (0.653 / (0.881 x 0.996)
+    // = 0.743).
+    QVERIFY2(mean <= 0.097 && worst <= 0.183, "worse than the recorded 9.6 % / 18.2 %");
     if (mean > 0.05 || worst > 0.10)
         QEXPECT_FAIL("", "model/llm does not meet the issue's validation target yet", Continue);
     QVERIFY(mean <= 0.05 && worst <= 0.10);
@@ -168,10 +170,11 @@ void TestLlmValidation::narayananTable1()
     // Llama 2 70B LoRA's rows in the fit; 3.6 % and 7.7 % since η is 0.747, the LoRA rows that
     // split sequences at 0.78 of the rate and the measured start costs moving the shared
     // round-4.1 factor; 3.7 % and 7.8 % since η is 0.748, BERT's FP8 casts moving that factor
-    // again; 3.6 % and 7.5 % since η is 0.745, matrix kernels paying a fixed time): a regression
-    // fails even while it stays inside the target.
+    // again; 3.6 % and 7.5 % since η is 0.745, matrix kernels paying a fixed time; 3.4 % and
+    // 7.3 % since η is 0.743, each result counted once): a regression fails even while it stays
+    // inside the target.
     QVERIFY2(mean <= 0.05 && worst <= 0.10, "outside the issue's 5 % / 10 % target");
-    QVERIFY2(mean <= 0.0365 && worst <= 0.076, "worse than the recorded 3.6 % / 7.5 %");
+    QVERIFY2(mean <= 0.035 && worst <= 0.074, "worse than the recorded 3.4 % / 7.3 %");
 }
 
 QTEST_APPLESS_MAIN(TestLlmValidation)
