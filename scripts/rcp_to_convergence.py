@@ -51,6 +51,8 @@ BENCHMARKS = {
     "stable_diffusion": [("stable_diffusion", (4, 0), (4, 1), "samples")],
     # Every round's file holds the same values (v5.1 on adds "Precision": "BF16").
     "llama2_70b_lora": [("llama2_70b_lora", (4, 0), (99, 9), "samples")],
+    # R-GAT: epochs of the 94,605,581 training seeds; v4.0 and v4.1 hold the same values.
+    "gnn": [("gnn", (4, 0), (4, 1), "epochs")],
 }
 GPT3_SEQUENCE = 2048
 

@@ -613,8 +613,9 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     }
     out.evaluationPassS = evalPass;
     out.evaluationS = out.evaluations * evalPass;
-    // A measured one-time loss (workload startSeconds) counts as compute.
-    out.breakdownMin.compute = (out.steps * out.computeS + w.startSeconds) / 60;
+    // A measured one-time loss (workload startSeconds, and its share of a load every node
+    // takes a part of) counts as compute.
+    out.breakdownMin.compute = (out.steps * out.computeS + w.startOn(platform.nodes)) / 60;
     out.breakdownMin.communication = out.steps * out.exposedCommS / 60;
     // The first pass over a cached dataset stalls for the drives (at most every step).
     out.coldSteps = std::min(out.coldSteps, out.steps);

@@ -387,10 +387,10 @@ std::optional<double> predictObservation(const Observation &o, const Calibration
         const double samples = *o.trainedSamples;
         const double steps = std::ceil(samples / o.globalBatch);
         // The same sum as the prediction's, on the samples the run trained; the one-time
-        // loss (startSeconds) does not depend on them.
+        // loss (startOn) does not depend on them.
         return (steps * p.stepS
                 + workload::evaluations(*o.workload, samples, o.globalBatch) * p.evaluationPassS
-                + o.workload->startSeconds)
+                + o.workload->startOn(o.platform.nodes))
                / 60;
     }
     return p.timeToTrainMin;

@@ -97,6 +97,7 @@ Workload readWorkload(ObjectReader &r)
     w.tensorParallelOverlap = r.boolean("tensorParallelOverlap", false);
     w.contextParallelMax = r.integer("contextParallelMax", 1, 1);
     w.startSeconds = r.has("startSeconds") ? nonNegative(r, "startSeconds") : 0;
+    w.startLoadSeconds = r.has("startLoadSeconds") ? nonNegative(r, "startLoadSeconds") : 0;
     w.warpMmaFlopShare = r.has("warpMmaFlopShare") ? nonNegative(r, "warpMmaFlopShare") : 0;
     if (w.warpMmaFlopShare > 1)
         r.fail("warpMmaFlopShare", "expected a share between 0 and 1");

@@ -67,6 +67,14 @@ struct Workload
     // Measured time a run loses once beyond its steady steps and evaluations (Llama 2 70B LoRA:
     // 8-10 s in its first block of steps), paid once.
     double startSeconds = 0;
+    // Measured time one node takes, inside the timed run, to load the data every node shares
+    // out (R-GAT's feature store): N nodes load a share each, so a run pays this over N.
+    double startLoadSeconds = 0;
+    // What a run on `nodes` nodes loses once: startSeconds + startLoadSeconds / nodes.
+    double startOn(int nodes) const
+    {
+        return startSeconds + startLoadSeconds / (nodes > 1 ? nodes : 1);
+    }
     double trainFlopsPerSample = 0; // forward + backward FLOPs of one sample
     // Share of its matrix FLOPs done by kernels built on warp-level mma.sync (LSTMs, 3D
     // convolutions), which on a GPU with a faster warpgroup path reach only the GPU's

@@ -373,7 +373,7 @@ void TestPerfCli::validateReference()
     const clab::catalog::Catalog &cat = clab::catalog::Catalog::builtin();
     const clab::CsvTable table = clab::CsvTable::parse(clab::readTextFile(path), path);
     const std::set<std::string> modelled
-        = {"resnet", "bert", "ssd", "maskrcnn", "unet3d", "rnnt", "dlrm"};
+        = {"resnet", "bert", "ssd", "maskrcnn", "unet3d", "rnnt", "dlrm", "gnn"};
     // A result whose logs are listed in more than one row (a later round's repository, a
     // submitter's power entries) is predicted once: rows are counted by result, by the minutes,
     // batch and samples of one system's logs.

@@ -96,27 +96,16 @@ private Q_SLOTS:
     void loraHandWorked();
     void loraEvaluations_data();
     void loraEvaluations();
+    void rgatHandWorked();
 };
 
 void TestWorkload::builtinLoadsAll()
 {
     const auto &all = Library::builtin().all();
-    const std::vector<std::string> expected = {"bert_large",
-                                               "bert_large_seq512",
-                                               "dlrm",
-                                               "dlrm_dcnv2",
-                                               "gpt3",
-                                               "llama2_70b_lora",
-                                               "maskrcnn",
-                                               "mobilenet_v2",
-                                               "resnet50",
-                                               "retinanet",
-                                               "rnnt",
-                                               "ssd_resnet34",
-                                               "stable_diffusion",
-                                               "transformer",
-                                               "unet3d",
-                                               "yolov5s"};
+    const std::vector<std::string> expected = {
+        "bert_large",      "bert_large_seq512", "dlrm",         "dlrm_dcnv2", "gnn",       "gpt3",
+        "llama2_70b_lora", "maskrcnn",          "mobilenet_v2", "resnet50",   "retinanet", "rnnt",
+        "ssd_resnet34",    "stable_diffusion",  "transformer",  "unet3d",     "yolov5s"};
     std::vector<std::string> ids;
     for (const auto &[id, w] : all)
         ids.push_back(id);
@@ -311,7 +300,7 @@ void TestWorkload::neverFewerThanTheTable()
             }
         }
     }
-    QCOMPARE(withTable, 12);
+    QCOMPARE(withTable, 13);
 }
 
 void TestWorkload::badFiles_data()
@@ -358,6 +347,9 @@ void TestWorkload::badFiles_data()
     w["fp8CastBytesPerSample"] = -1;
     row("negative FP8 casts", fileText(w), "at /workloads/0/fp8CastBytesPerSample",
         "expected a number of zero or more");
+    w = validWorkload();
+    w["startLoadSeconds"] = -1;
+    row("negative load time", fileText(w), "at /workloads/0/startLoadSeconds", "zero or more");
     w = validWorkload();
     w["fp8Share"] = 0.9;
     w["fp8Architectures"] = Json::array({"Hopper", 4});
@@ -652,6 +644,33 @@ void TestWorkload::loraEvaluations()
     longer.evalEverySamples = 768;
     QCOMPARE(evaluations(longer, 3179, 8), 1.0);
     QCOMPARE(evaluations(longer, 3840, 8), 2.0);
+}
+
+// R-GAT (MLPerf gnn): the parameters counted from the layer shapes, the RCP table in epochs of
+// the 94,605,581 training seeds, 20 evaluations an epoch, and the start a run loses, which
+// shrinks as the nodes share out the loading of the feature store.
+void TestWorkload::rgatHandWorked()
+{
+    const Workload *w = Library::builtin().find("rgat");
+    QVERIFY(w);
+    QCOMPARE(w->id, std::string("gnn"));
+    // 11 relations a layer, each a shared projection plus two attention vectors and a bias.
+    const double layer1 = 11 * (1024.0 * 512 + 3 * 512);
+    const double inner = 11 * (512.0 * 512 + 3 * 512);
+    const double head = 512.0 * 2983 + 2983;
+    QCOMPARE(w->parameters, layer1 + 2 * inner + head); // 13,115,303
+    QCOMPARE(w->datasetSamples, 94605581.0);            // 0.6 x 157,675,969 labelled papers
+    // RCP at 16,384: 20 runs of 0.75 to 0.95 epochs; without the fastest and the slowest, 18
+    // runs sum to 15.5 epochs.
+    QCOMPARE(samplesToConverge(*w, 16384).value_or(0), std::round(15.5 / 18 * 94605581));
+    // 0.85 epochs, as most single-node runs stopped: 17 evaluations of 0.05 epoch each.
+    QCOMPARE(evaluations(*w, 0.85 * 94605581, 16384), 17.0);
+    // 11.0 + 17.1 / nodes: 28.1 s on one node, 13.1 on 8, 11.3 on 64 (the logs: 28.0, 14.0,
+    // 10.5).
+    QCOMPARE(w->startOn(1), 28.1);
+    QCOMPARE(w->startOn(8), 11.0 + 17.1 / 8);
+    QCOMPARE(w->startOn(0), 28.1);
+    QVERIFY(w->startOn(64) < w->startOn(8));
 }
 
 QTEST_APPLESS_MAIN(TestWorkload)
