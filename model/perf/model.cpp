@@ -274,6 +274,25 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
                             + " GB per GPU, " + gpu.name + " has " + std::to_string(int(gpu.memGB))
                             + " GB");
     const double passes = std::ceil(out.localBatch / out.microBatch);
+    // A store the samples gather rows from (R-GAT's node features) lives sharded over the GPUs'
+    // memory where a GPU's share fits beside what it holds (the gathers then cross NVLink and the
+    // network), else in host memory (they cross the host-to-GPU links, as NVIDIA's 8 x H100-80GB
+    // configs keep R-GAT's 560 GB).
+    const bool gathers = w.featureBytesPerSample > 0;
+    const double storeShareGB = w.featureStoreBytes / gpus / 1e9;
+    const bool storeOnGpus = gathers && out.requiredGB + storeShareGB <= out.availableGB;
+    if (gathers) {
+        char where[200];
+        std::snprintf(where, sizeof where,
+                      storeOnGpus ? "the %.0f GB feature store is spread over the GPUs' memory "
+                                    "(%.1f GB a GPU)"
+                                  : "the %.0f GB feature store stays in host memory (%.1f GB a "
+                                    "GPU does not fit beside the rest)",
+                      w.featureStoreBytes / 1e9, storeShareGB);
+        out.notes.push_back(where);
+        if (storeOnGpus)
+            out.requiredGB += storeShareGB;
+    }
 
     // Compute: matrix FLOPs at the benchmark's share of the measured GEMM rate, plus the
     // memory-bound bytes at the measured memory bandwidth (or the SMs' rate where that is lower,
@@ -393,7 +412,9 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     bytes[std::size_t(fabric::FlowClass::Ring)]
         = ringSize > 1 ? 2.0 * (ringSize - 1) / ringSize * grad : 0;
     bytes[std::size_t(fabric::FlowClass::Input)]
-        = load ? out.localBatch * load->hostToDeviceBytesPerSample : 0;
+        = out.localBatch
+          * ((load ? load->hostToDeviceBytesPerSample : 0)
+             + (gathers && !storeOnGpus ? w.featureBytesPerSample : 0));
     if (platform.flows.count[std::size_t(fabric::FlowClass::Storage)] > 0)
         bytes[std::size_t(fabric::FlowClass::Storage)]
             = nodeSamples * w.inputBytesPerSample
@@ -474,6 +495,18 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         // path.
         const double act = out.localBatch * w.activationBytesPerSample / out.plan.tensor;
         tensorS = 2.0 * (out.plan.tensor - 1) / out.plan.tensor * act / (intraGBps * 1e9);
+    }
+    // Gathers from a store spread over the GPUs fetch the other GPUs' rows while the previous
+    // step computes: over NVLink from the node's GPUs, over the network from the other nodes.
+    double gatherS = 0;
+    if (storeOnGpus && gpus > 1) {
+        const double gathered = out.localBatch * w.featureBytesPerSample;
+        const double local = double(platform.gpusPerNode - 1) / gpus;
+        const double remote = double(gpus - platform.gpusPerNode) / gpus;
+        if (platform.gpusPerNode > 1)
+            gatherS += gathered * local / (intraGBps * 1e9);
+        if (remote > 0 && platform.networkGBps > 0)
+            gatherS += gathered * remote * platform.gpusPerNode / (platform.networkGBps * 1e9);
     }
     if (w.alltoallBytesPerSample > 0 && gpus > 1) {
         // Model-parallel embeddings: every GPU sends each sample's looked-up rows to the GPU that
@@ -557,7 +590,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
             readS = 0;
         }
     }
-    out.inputS = std::max({readS, decodeS, copyS});
+    out.inputS = std::max({readS, decodeS, copyS, gatherS});
     out.stallS = std::max(0.0, out.inputS - busy);
     out.stepS = busy + out.stallS;
     out.throughput = globalBatch / out.stepS;
@@ -605,7 +638,12 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         const auto &m = *w.measuredEval;
         const double onGpus = w.evalSamples / gpus * trainPerSample * m.costRatio;
         const double onHosts = w.evalSamples / std::max(1, platform.nodes) * m.hostS;
-        evalPass = std::max(onGpus, onHosts) + m.fixedS;
+        // An evaluation sample gathers its rows of the store as a training sample does.
+        const double gathering
+            = gathers && out.localBatch > 0
+                  ? w.evalSamples / gpus * std::max(copyS, gatherS) / out.localBatch
+                  : 0;
+        evalPass = std::max({onGpus, onHosts, gathering}) + m.fixedS;
     } else if (w.evalTimed) {
         evalPass
             = w.evalSamples / gpus * trainPerSample * w.evalFlopsPerSample / w.trainFlopsPerSample

@@ -98,6 +98,12 @@ Workload readWorkload(ObjectReader &r)
     w.contextParallelMax = r.integer("contextParallelMax", 1, 1);
     w.startSeconds = r.has("startSeconds") ? nonNegative(r, "startSeconds") : 0;
     w.startLoadSeconds = r.has("startLoadSeconds") ? nonNegative(r, "startLoadSeconds") : 0;
+    w.featureStoreBytes = r.has("featureStoreBytes") ? nonNegative(r, "featureStoreBytes") : 0;
+    w.featureBytesPerSample
+        = r.has("featureBytesPerSample") ? nonNegative(r, "featureBytesPerSample") : 0;
+    if (w.featureBytesPerSample > 0 && !(w.featureStoreBytes > 0))
+        r.fail("featureBytesPerSample",
+               "expected a \"featureStoreBytes\" (the store the samples gather from)");
     w.warpMmaFlopShare = r.has("warpMmaFlopShare") ? nonNegative(r, "warpMmaFlopShare") : 0;
     if (w.warpMmaFlopShare > 1)
         r.fail("warpMmaFlopShare", "expected a share between 0 and 1");

@@ -70,6 +70,11 @@ struct Workload
     // Measured time one node takes, inside the timed run, to load the data every node shares
     // out (R-GAT's feature store): N nodes load a share each, so a run pays this over N.
     double startLoadSeconds = 0;
+    // A store every sample gathers rows from (R-GAT's node features, 560 GB at fp8): sharded
+    // over the GPUs' memory where a GPU's share fits beside what it holds, else kept in host
+    // memory. featureBytesPerSample is what one sample gathers; 0: no such store.
+    double featureStoreBytes = 0;
+    double featureBytesPerSample = 0;
     // What a run on `nodes` nodes loses once: startSeconds + startLoadSeconds / nodes.
     double startOn(int nodes) const
     {

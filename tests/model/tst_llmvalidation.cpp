@@ -101,9 +101,9 @@ void TestLlmValidation::megatronIterations()
     // 0.996) = 0.747); 9.2 % and 17.6 % since BERT's FP8 casts (0.663 / (0.890 x 0.997) = 0.748);
     // 9.4 % and 17.9 % since matrix kernels pay a fixed time (0.650 / (0.877 x 0.994) = 0.745);
     // 9.6 % and 18.2 % since a result listed in two rounds counts once (0.653 / (0.881 x 0.996)
-    // = 0.743); 9.0 % and 17.2 % since R-GAT's rows joined the fit and moved the round-4.1
-    // factor (0.651 / (0.867 x 1.002) = 0.750).
-    QVERIFY2(mean <= 0.091 && worst <= 0.173, "worse than the recorded 9.0 % / 17.2 %");
+    // = 0.743); 9.1 % and 17.4 % since R-GAT's rows joined the fit and moved the round-4.1
+    // factor (0.652 / (0.870 x 1.001) = 0.749).
+    QVERIFY2(mean <= 0.092 && worst <= 0.175, "worse than the recorded 9.1 % / 17.4 %");
     if (mean > 0.05 || worst > 0.10)
         QEXPECT_FAIL("", "model/llm does not meet the issue's validation target yet", Continue);
     QVERIFY(mean <= 0.05 && worst <= 0.10);
@@ -172,11 +172,11 @@ void TestLlmValidation::narayananTable1()
     // split sequences at 0.78 of the rate and the measured start costs moving the shared
     // round-4.1 factor; 3.7 % and 7.8 % since η is 0.748, BERT's FP8 casts moving that factor
     // again; 3.6 % and 7.5 % since η is 0.745, matrix kernels paying a fixed time; 3.4 % and
-    // 7.3 % since η is 0.743, each result counted once; 3.9 % and 8.0 % since η is 0.750, R-GAT's
+    // 7.3 % since η is 0.743, each result counted once; 3.8 % and 7.9 % since η is 0.749, R-GAT's
     // rows moving the round-4.1 factor): a regression fails even while it stays inside the
     // target.
     QVERIFY2(mean <= 0.05 && worst <= 0.10, "outside the issue's 5 % / 10 % target");
-    QVERIFY2(mean <= 0.0395 && worst <= 0.081, "worse than the recorded 3.9 % / 8.0 %");
+    QVERIFY2(mean <= 0.0385 && worst <= 0.080, "worse than the recorded 3.8 % / 7.9 %");
 }
 
 QTEST_APPLESS_MAIN(TestLlmValidation)

@@ -19,6 +19,7 @@ private Q_SLOTS:
     void chosenBatch();
     void samplesAndSteps();
     void samplesToConvergeFollowsTable();
+    void featureStore();
 };
 
 void TestPerfTraining::evaluationRules()
@@ -199,6 +200,46 @@ void TestPerfTraining::samplesToConvergeFollowsTable()
     }
     QCOMPARE(tables,
              13); // every MLPerf benchmark; not MobileNetV2, YOLOv5s, Transformer, padded BERT
+}
+
+// A store the samples gather rows from (R-GAT's node features): where a GPU's share fits beside
+// what it holds, it is spread over the GPUs and each sample fetches the other GPUs' rows over the
+// ring (3 of 4 shares, 100 GB/s here); otherwise it stays in host memory and the rows cross the
+// 10 GB/s host-to-GPU links with the input. Either way the fetch overlaps the compute, as an
+// input stage; an evaluation sample gathers the same rows.
+void TestPerfTraining::featureStore()
+{
+    const catalog::Gpu gpu = testGpu(); // 40 GB
+    const perf::Platform p = testPlatform(gpu);
+    workload::Workload w = testWorkload();
+    w.measuredEval = workload::Workload::MeasuredEval{0.5, 0, 0};
+    const perf::Prediction base
+        = perf::predict(p, w, 200, perf::Precision::Fp16, testCalibration());
+    QVERIFY(base.requiredGB < 30);
+    const double free = gpu.memGB - base.requiredGB;
+    w.featureBytesPerSample = 1e8; // 50 samples a GPU: 5 GB a step
+
+    w.featureStoreBytes = 4 * free / 2 * 1e9; // half of what is free, on each of the 4 GPUs
+    perf::Prediction r = perf::predict(p, w, 200, perf::Precision::Fp16, testCalibration());
+    QVERIFY(hasNote(r, "spread over the GPUs' memory", "GPUs"));
+    CLAB_NEAR(r.requiredGB, base.requiredGB + free / 2);
+    CLAB_NEAR(r.inputS, 50 * 1e8 * 3.0 / 4 / 100e9); // 37.5 ms, above the decode's 3.1 ms
+    CLAB_NEAR(r.computeS, base.computeS);
+    // 1000 evaluation samples, 250 a GPU: their fetches (250 x 0.75 ms) hide behind the GPUs'
+    // 250 x (25 ms of math + 0.25 ms of memory) x 0.5.
+    CLAB_NEAR(r.evaluationPassS, base.evaluationPassS);
+    CLAB_NEAR(base.evaluationPassS, 250 * (1e12 / 40e12 + 2e8 / 800e9) * 0.5);
+
+    w.featureStoreBytes = 4 * (free + 1) * 1e9; // a GB a GPU too many
+    w.featureBytesPerSample = 1e9;              // 50 GB a step
+    r = perf::predict(p, w, 200, perf::Precision::Fp16, testCalibration());
+    QVERIFY(hasNote(r, "stays in host memory", "host"));
+    CLAB_NEAR(r.requiredGB, base.requiredGB);
+    CLAB_NEAR(r.inputS, 50 * (1e9 + 1e5) / 10e9); // 5.0005 s over the host-to-GPU link
+    CLAB_NEAR(r.stallS, r.inputS - (r.computeS + r.exposedCommS));
+    QVERIFY(r.stallS > 0);
+    // Now the evaluation samples' fetches bind: 250 x 0.1 s.
+    CLAB_NEAR(r.evaluationPassS, 250 * r.inputS / 50);
 }
 
 QTEST_APPLESS_MAIN(TestPerfTraining)
