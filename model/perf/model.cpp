@@ -292,6 +292,11 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         out.notes.push_back(where);
         if (storeOnGpus)
             out.requiredGB += storeShareGB;
+        else if (platform.hostMemGB > 0 && w.featureStoreBytes / 1e9 > platform.hostMemGB)
+            out.notes.push_back("the feature store does not fit in the host's "
+                                + std::to_string(int(platform.hostMemGB))
+                                + " GB of memory either: a real run needs more host memory or "
+                                  "more GPUs");
     }
 
     // Compute: matrix FLOPs at the benchmark's share of the measured GEMM rate, plus the

@@ -240,6 +240,11 @@ void TestPerfTraining::featureStore()
     QVERIFY(r.stallS > 0);
     // Now the evaluation samples' fetches bind: 250 x 0.1 s.
     CLAB_NEAR(r.evaluationPassS, 250 * r.inputS / 50);
+    QVERIFY(!hasNote(r, "does not fit in the host's"));
+    perf::Platform small = p;
+    small.hostMemGB = 10; // under the store's 44 GB or more
+    r = perf::predict(small, w, 200, perf::Precision::Fp16, testCalibration());
+    QVERIFY(hasNote(r, "does not fit in the host's 10 GB"));
 }
 
 QTEST_APPLESS_MAIN(TestPerfTraining)
