@@ -419,7 +419,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     bytes[std::size_t(fabric::FlowClass::Input)]
         = out.localBatch
           * ((load ? load->hostToDeviceBytesPerSample : 0)
-             + (gathers && !storeOnGpus ? w.featureBytesPerSample : 0));
+             + (gathers && !storeOnGpus && !synthetic ? w.featureBytesPerSample : 0));
     if (platform.flows.count[std::size_t(fabric::FlowClass::Storage)] > 0)
         bytes[std::size_t(fabric::FlowClass::Storage)]
             = nodeSamples * w.inputBytesPerSample
@@ -464,6 +464,9 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
             t = 0; // a class with no path: the fabric analysis reports it as a finding
     if (!std::isfinite(copyS))
         copyS = 0;
+    if (gathers && !storeOnGpus && !synthetic && !(copyS > 0))
+        out.notes.push_back("no host-to-GPU path: the gathers from the host's feature store are "
+                            "not counted");
     if (!std::isfinite(drivesS))
         drivesS = 0;
     double ringS = took[std::size_t(fabric::FlowClass::Ring)];
@@ -503,15 +506,23 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     }
     // Gathers from a store spread over the GPUs fetch the other GPUs' rows while the previous
     // step computes: over NVLink from the node's GPUs, over the network from the other nodes.
+    // The two paths carry their shares at once: the slower sets the time.
     double gatherS = 0;
     if (storeOnGpus && gpus > 1) {
         const double gathered = out.localBatch * w.featureBytesPerSample;
         const double local = double(platform.gpusPerNode - 1) / gpus;
         const double remote = double(gpus - platform.gpusPerNode) / gpus;
         if (platform.gpusPerNode > 1)
-            gatherS += gathered * local / (intraGBps * 1e9);
-        if (remote > 0 && platform.networkGBps > 0)
-            gatherS += gathered * remote * platform.gpusPerNode / (platform.networkGBps * 1e9);
+            gatherS = gathered * local / (intraGBps * 1e9);
+        // A GPU's share of the network: its own endpoint in a cluster topology, else an equal
+        // share of the node's.
+        const double perGpuGBps = platform.cluster ? platform.cluster->injectionGBps()
+                                                   : platform.networkGBps / platform.gpusPerNode;
+        if (remote > 0 && perGpuGBps > 0)
+            gatherS = std::max(gatherS, gathered * remote / (perGpuGBps * 1e9));
+        else if (remote > 0)
+            out.notes.push_back("no network bandwidth between the nodes is known: the feature "
+                                "gathers from other nodes are not counted");
     }
     if (w.alltoallBytesPerSample > 0 && gpus > 1) {
         // Model-parallel embeddings: every GPU sends each sample's looked-up rows to the GPU that

@@ -404,7 +404,8 @@ void TestPerfCli::validateReference()
         if (row.at("predicted_minutes").is_number())
             QVERIFY2(predictedResults.insert(resultOf.at(where)).second,
                      qPrintable(QString::fromStdString("predicted twice: " + where)));
-        else if (missed.size() < 10)
+        else if (missed.size() < 10
+                 && row.at("skip_reason").get<std::string>().find("same logs") == std::string::npos)
             missed << QString::fromStdString(where + " " + row.at("skip_reason").dump());
     }
     const std::size_t predicted = predictedResults.size();

@@ -245,6 +245,27 @@ void TestPerfTraining::featureStore()
     small.hostMemGB = 10; // under the store's 44 GB or more
     r = perf::predict(small, w, 200, perf::Precision::Fp16, testCalibration());
     QVERIFY(hasNote(r, "does not fit in the host's 10 GB"));
+
+    // Two such nodes, 25 GB/s between them: a GPU fetches 3 of 8 shares over the ring and 4 of 8
+    // from the other node over its quarter of the network at once; the network's part is slower.
+    perf::Platform two = p;
+    two.nodes = 2;
+    two.networkGBps = 25;
+    w.featureBytesPerSample = 1e8;
+    w.featureStoreBytes = 8 * free / 2 * 1e9;
+    r = perf::predict(two, w, 400, perf::Precision::Fp16, testCalibration());
+    QVERIFY(hasNote(r, "spread over the GPUs' memory"));
+    CLAB_NEAR(r.inputS, 50 * 1e8 * 4.0 / 8 / (25e9 / 4)); // 0.4 s, against 18.75 ms of ring
+    two.networkGBps = 0;
+    r = perf::predict(two, w, 400, perf::Precision::Fp16, testCalibration());
+    QVERIFY(hasNote(r, "gathers from other nodes are not counted"));
+    // One GPU holds the whole store: nothing to fetch.
+    perf::Platform one = p;
+    one.gpusPerNode = 1;
+    w.featureStoreBytes = free / 2 * 1e9;
+    r = perf::predict(one, w, 50, perf::Precision::Fp16, testCalibration());
+    QVERIFY(hasNote(r, "spread over the GPUs' memory"));
+    QVERIFY(r.inputS < 0.01); // the decode's 50 x 1 ms / 64 cores, no gathers
 }
 
 QTEST_APPLESS_MAIN(TestPerfTraining)

@@ -351,6 +351,12 @@ void TestWorkload::badFiles_data()
     w["startLoadSeconds"] = -1;
     row("negative load time", fileText(w), "at /workloads/0/startLoadSeconds", "zero or more");
     w = validWorkload();
+    w["featureBytesPerSample"] = 1e6;
+    row("gathers without a store", fileText(w), "at /workloads/0/featureBytesPerSample",
+        "expected a \"featureStoreBytes\"");
+    w["featureStoreBytes"] = -1;
+    row("negative store", fileText(w), "at /workloads/0/featureStoreBytes", "zero or more");
+    w = validWorkload();
     w["fp8Share"] = 0.9;
     w["fp8Architectures"] = Json::array({"Hopper", 4});
     row("FP8 architecture not a string", fileText(w), "at /workloads/0/fp8Architectures/1",
