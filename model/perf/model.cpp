@@ -507,19 +507,19 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     // Gathers from a store spread over the GPUs fetch the other GPUs' rows while the previous
     // step computes: over NVLink from the node's GPUs, over the network from the other nodes.
     // The two paths carry their shares at once: the slower sets the time.
-    double gatherS = 0;
+    double fetchS = 0;
     if (storeOnGpus && gpus > 1) {
         const double gathered = out.localBatch * w.featureBytesPerSample;
         const double local = double(platform.gpusPerNode - 1) / gpus;
         const double remote = double(gpus - platform.gpusPerNode) / gpus;
         if (platform.gpusPerNode > 1)
-            gatherS = gathered * local / (intraGBps * 1e9);
+            fetchS = gathered * local / (intraGBps * 1e9);
         // A GPU's share of the network: its own endpoint in a cluster topology, else an equal
         // share of the node's.
         const double perGpuGBps = platform.cluster ? platform.cluster->injectionGBps()
                                                    : platform.networkGBps / platform.gpusPerNode;
         if (remote > 0 && perGpuGBps > 0)
-            gatherS = std::max(gatherS, gathered * remote / (perGpuGBps * 1e9));
+            fetchS = std::max(fetchS, gathered * remote / (perGpuGBps * 1e9));
         else if (remote > 0)
             out.notes.push_back("no network bandwidth between the nodes is known: the feature "
                                 "gathers from other nodes are not counted");
@@ -606,7 +606,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
             readS = 0;
         }
     }
-    out.inputS = std::max({readS, decodeS, copyS, gatherS});
+    out.inputS = std::max({readS, decodeS, copyS, fetchS});
     out.stallS = std::max(0.0, out.inputS - busy);
     out.stepS = busy + out.stallS;
     out.throughput = globalBatch / out.stepS;
@@ -657,7 +657,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         // An evaluation sample gathers its rows of the store as a training sample does.
         const double gathering
             = gathers && out.localBatch > 0
-                  ? w.evalSamples / gpus * std::max(copyS, gatherS) / out.localBatch
+                  ? w.evalSamples / gpus * std::max(copyS, fetchS) / out.localBatch
                   : 0;
         evalPass = std::max({onGpus, onHosts, gathering}) + m.fixedS;
     } else if (w.evalTimed) {
