@@ -145,9 +145,11 @@ std::string where(const CsvTable &t, std::size_t row)
     return t.fileName() + ":" + std::to_string(t.lineOf(row));
 }
 
-// MLPerf rounds compare as versions: "0.7" < "2.1" < "10.0".
+// MLPerf rounds compare as versions: "0.7" < "2.1" < "10.0"; a row without a round comes last.
 bool earlierRound(const std::string &a, const std::string &b)
 {
+    if (a.empty() || b.empty())
+        return !a.empty() && b.empty();
     const char *pa = a.c_str();
     const char *pb = b.c_str();
     while (*pa || *pb) {
