@@ -4,6 +4,7 @@
 #include "cluster/allreduce.h"
 #include "perf/contention.h"
 #include "perf/gpurates.h"
+#include "perf/model_p.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,16 +15,13 @@
 
 namespace clab::perf {
 
+using detail::featureFetchS;
+using detail::kStateBytesPerParam;
+using detail::memoryNeededGB;
+using detail::placeFeatureStore;
+
 namespace {
 
-// Mixed-precision training with Adam/LAMB keeps per parameter: fp16/bf16 weights (2 B), fp32
-// master weights (4), gradients (2) and two fp32 moments (8): 16 bytes (Rajbhandari et al.,
-// ZeRO, SC20, §3.1). Full fp32 training needs the same 16 (4 + 4 + 8).
-constexpr double kStateBytesPerParam = 16;
-// Sharded embedding tables are plain fp32 rows updated in place by sparse SGD/Adagrad.
-constexpr double kShardedBytesPerParam = 4;
-// The framework, CUDA context and workspace take about this much of each GPU.
-constexpr double kReservedGB = 2.0;
 // The optimizer reads and writes its state once per step.
 constexpr double kOptimizerPasses = 2;
 // Backward is about two thirds of a step's math: it computes two gradients per forward product.
@@ -62,29 +60,6 @@ constexpr double kUncalibratedWorkload = 0.7; // e^0.7 = 2x either way
 // A benchmark fitted on fewer rows than this has no held-out spread of its own worth the name.
 constexpr int kFewRows = 8;
 constexpr double kWidenFewRows = 0.3;
-
-double memoryNeededGB(const workload::Workload &w, double microBatch, const Plan &plan, int gpus,
-                      Precision p)
-{
-    const double shards = double(plan.tensor) * plan.pipeline;
-    const double dense = w.allreduceParameters;
-    const double sharded = w.parameters - dense;
-    // Frozen weights: each replica holds its tensor x pipeline share, FP8 runs at the
-    // workload's stored size.
-    const double frozenBytes = p == Precision::Fp8 ? w.frozenBytesPerParam : elementBytes(p);
-    const double state = dense / shards * kStateBytesPerParam
-                         + sharded / std::max(1, gpus) * kShardedBytesPerParam
-                         + w.frozenParameters / shards * frozenBytes;
-    // Without pipelining a replica keeps the activations of its micro-batch; with it (1F1B,
-    // one-sample micro-batches) a stage keeps at most `pipeline` micro-batches of its
-    // 1/pipeline of the layers. Activations are given for 16-bit; fp32 doubles them.
-    const double inFlight = plan.pipeline > 1
-                                ? std::min(microBatch, double(plan.pipeline)) / plan.pipeline
-                                : microBatch;
-    const double activations
-        = inFlight * w.activationBytesPerSample * elementBytes(p) / 2 / plan.tensor;
-    return (state + activations) / 1e9 + kReservedGB;
-}
 
 struct Widening
 {
@@ -138,43 +113,6 @@ bool batchFillsGpus(const Platform &platform, const workload::Workload &w, int g
 }
 
 } // namespace
-
-int defaultGlobalBatch(const workload::Workload &w, int gpus)
-{
-    for (const auto &c : w.convergence) {
-        if (c.globalBatch >= gpus)
-            return c.globalBatch;
-    }
-    return 32 * std::max(1, gpus);
-}
-
-Plan choosePlan(const Platform &platform, const workload::Workload &w, int globalBatch,
-                Precision precision)
-{
-    const int gpus = platform.gpusPerNode * platform.nodes;
-    const double available = platform.gpu ? platform.gpu->memGB : 0;
-    for (int pipeline = 1; pipeline <= gpus; pipeline *= 2) {
-        for (int tensor = 1; tensor <= platform.gpusPerNode && tensor * pipeline <= gpus;
-             tensor *= 2) {
-            const Plan plan{tensor, pipeline};
-            const int data = gpus / (tensor * pipeline);
-            const double local = double(globalBatch) / std::max(1, data);
-            // A sequence is split over at most contextParallelMax replicas: more tensor
-            // parallelism first.
-            if (local * w.contextParallelMax < 1 && w.contextParallelMax > 1)
-                continue;
-            // Gradient accumulation lets a replica run its batch in micro-batches: the split is
-            // needed only when even one sample does not fit; below one sample a replica holds
-            // its share of a split sequence.
-            const double micro = w.contextParallelMax > 1 ? std::min(local, 1.0) : 1.0;
-            if (memoryNeededGB(w, micro, plan, gpus, precision) <= available)
-                return plan;
-        }
-    }
-    // Nothing fits: the split that needs the least memory, so the report shows how far off it is.
-    const int tensor = std::max(1, platform.gpusPerNode);
-    return Plan{tensor, std::max(1, gpus / tensor)};
-}
 
 Prediction predict(const Platform &platform, const workload::Workload &w, int globalBatch,
                    Precision precision, const Calibration &cal, std::string_view software,
@@ -274,30 +212,9 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
                             + " GB per GPU, " + gpu.name + " has " + std::to_string(int(gpu.memGB))
                             + " GB");
     const double passes = std::ceil(out.localBatch / out.microBatch);
-    // A store the samples gather rows from (R-GAT's node features) lives sharded over the GPUs'
-    // memory where a GPU's share fits beside what it holds (the gathers then cross NVLink and the
-    // network), else in host memory (they cross the host-to-GPU links, as NVIDIA's 8 x H100-80GB
-    // configs keep R-GAT's 560 GB).
+    // A store the samples gather rows from (R-GAT's node features): on the GPUs or in host memory.
     const bool gathers = w.featureBytesPerSample > 0;
-    const double storeShareGB = w.featureStoreBytes / gpus / 1e9;
-    const bool storeOnGpus = gathers && out.requiredGB + storeShareGB <= out.availableGB;
-    if (gathers) {
-        char where[200];
-        std::snprintf(where, sizeof where,
-                      storeOnGpus ? "the %.0f GB feature store is spread over the GPUs' memory "
-                                    "(%.1f GB a GPU)"
-                                  : "the %.0f GB feature store stays in host memory (%.1f GB a "
-                                    "GPU does not fit beside the rest)",
-                      w.featureStoreBytes / 1e9, storeShareGB);
-        out.notes.push_back(where);
-        if (storeOnGpus)
-            out.requiredGB += storeShareGB;
-        else if (platform.hostMemGB > 0 && w.featureStoreBytes / 1e9 > platform.hostMemGB)
-            out.notes.push_back("the feature store does not fit in the host's "
-                                + std::to_string(int(platform.hostMemGB))
-                                + " GB of memory either: a real run needs more host memory or "
-                                  "more GPUs");
-    }
+    const bool storeOnGpus = gathers && placeFeatureStore(w, platform, gpus, out);
 
     // Compute: matrix FLOPs at the benchmark's share of the measured GEMM rate, plus the
     // memory-bound bytes at the measured memory bandwidth (or the SMs' rate where that is lower,
@@ -504,26 +421,8 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         const double act = out.localBatch * w.activationBytesPerSample / out.plan.tensor;
         tensorS = 2.0 * (out.plan.tensor - 1) / out.plan.tensor * act / (intraGBps * 1e9);
     }
-    // Gathers from a store spread over the GPUs fetch the other GPUs' rows while the previous
-    // step computes: over NVLink from the node's GPUs, over the network from the other nodes.
-    // The two paths carry their shares at once: the slower sets the time.
-    double fetchS = 0;
-    if (storeOnGpus && gpus > 1) {
-        const double gathered = out.localBatch * w.featureBytesPerSample;
-        const double local = double(platform.gpusPerNode - 1) / gpus;
-        const double remote = double(gpus - platform.gpusPerNode) / gpus;
-        if (platform.gpusPerNode > 1)
-            fetchS = gathered * local / (intraGBps * 1e9);
-        // A GPU's share of the network: its own endpoint in a cluster topology, else an equal
-        // share of the node's.
-        const double perGpuGBps = platform.cluster ? platform.cluster->injectionGBps()
-                                                   : platform.networkGBps / platform.gpusPerNode;
-        if (remote > 0 && perGpuGBps > 0)
-            fetchS = std::max(fetchS, gathered * remote / (perGpuGBps * 1e9));
-        else if (remote > 0)
-            out.notes.push_back("no network bandwidth between the nodes is known: the feature "
-                                "gathers from other nodes are not counted");
-    }
+    const double fetchS
+        = storeOnGpus ? featureFetchS(w, platform, gpus, out.localBatch, intraGBps, out.notes) : 0;
     if (w.alltoallBytesPerSample > 0 && gpus > 1) {
         // Model-parallel embeddings: every GPU sends each sample's looked-up rows to the GPU that
         // trains it, forward and back. The share for GPUs in other nodes crosses the network.

@@ -1,0 +1,35 @@
+#pragma once
+
+// Pieces of the step model shared by model.cpp (the prediction), memoryplan.cpp (memory per GPU
+// and the parallel plan) and featurestore.cpp (a store the samples gather rows from). Private to
+// model/perf: not part of the library's interface.
+
+#include "perf/model.h"
+
+#include <string>
+#include <vector>
+
+namespace clab::perf::detail {
+
+// Mixed-precision training with Adam/LAMB keeps per parameter: fp16/bf16 weights (2 B), fp32
+// master weights (4), gradients (2) and two fp32 moments (8): 16 bytes (Rajbhandari et al.,
+// ZeRO, SC20, §3.1). Full fp32 training needs the same 16 (4 + 4 + 8).
+constexpr double kStateBytesPerParam = 16;
+
+// GB a GPU needs for a micro-batch under a plan: weights and optimizer state, activations and
+// the framework's reserve.
+double memoryNeededGB(const workload::Workload &w, double microBatch, const Plan &plan, int gpus,
+                      Precision p);
+
+// Where a workload's feature store goes (it has featureBytesPerSample): true when a GPU's share
+// fits beside out.requiredGB, which then grows by it; false for host memory. Says which in
+// out.notes.
+bool placeFeatureStore(const workload::Workload &w, const Platform &platform, int gpus,
+                       Prediction &out);
+
+// Seconds a GPU takes to fetch the other GPUs' rows of a store spread over the GPUs, for its
+// local batch: over the ring (intraGBps a GPU) and the network at once.
+double featureFetchS(const workload::Workload &w, const Platform &platform, int gpus,
+                     double localBatch, double intraGBps, std::vector<std::string> &notes);
+
+} // namespace clab::perf::detail
