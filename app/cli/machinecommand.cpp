@@ -37,17 +37,25 @@ int machineCommand(const MachineCommandOptions &options, std::ostream &out, std:
         design::saveDesign(design::withUserParts(built.design), options.out);
         const design::Design &d = built.design;
         int gpus = 0, nics = 0, nvlinks = 0;
+        std::string otherKind; // GPU links that are not NVLink (an AMD board's xGMI)
         for (const auto &dev : d.devices) {
             gpus += cat.gpu(dev.model) ? 1 : 0;
             nics += cat.nic(dev.model) ? 1 : 0;
         }
-        for (const auto &l : d.links)
-            nvlinks += l.kind.rfind("nvlink", 0) == 0 ? l.count : 0;
+        for (const auto &l : d.links) {
+            const catalog::LinkKind *kind = cat.link(l.kind);
+            if (!kind || kind->family != catalog::LinkFamily::Nvlink)
+                continue;
+            nvlinks += l.count;
+            if (l.kind.rfind("nvlink", 0) != 0)
+                otherKind = l.kind;
+        }
         out << "Wrote " << options.out << ": \"" << d.name << "\", " << gpus << " GPU"
             << (gpus == 1 ? "" : "s") << " (" << (d.devices.empty() ? "" : d.devices.front().model)
             << "), " << nics << " NIC" << (nics == 1 ? "" : "s") << ", " << d.switches.size()
             << " switch" << (d.switches.size() == 1 ? "" : "es") << ", " << nvlinks
-            << " NVLink link" << (nvlinks == 1 ? "" : "s");
+            << (otherKind.empty() ? " NVLink" : " " + otherKind) << " link"
+            << (nvlinks == 1 ? "" : "s");
         if (d.cluster)
             out << ", " << d.cluster->nodes << " nodes";
         out << "\n";

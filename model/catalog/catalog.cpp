@@ -304,6 +304,10 @@ void Catalog::checkReferences() const
         if (h.sockets > 1)
             needLink(id, h.interSocketLink, LinkFamily::Socket);
     }
+    for (const auto &[id, g] : m_gpus) {
+        if (!g.peerLink.empty())
+            needLink(id, g.peerLink, LinkFamily::Nvlink);
+    }
     for (const auto &[id, n] : m_nics) {
         const LinkKind *l = link(n.link);
         if (!l || (l->family != LinkFamily::Infiniband && l->family != LinkFamily::Ethernet))

@@ -66,7 +66,10 @@ struct Gpu : Entry
     double memGB = 0;
     double memBwGBps = 0;
     int nvlinkGen = 0; // 0: no NVLink
-    int nvlinkLinks = 0;
+    // The GPU's own links to other GPUs: NVLink ("nvlink4"), or an AMD Instinct's Infinity
+    // Fabric ("xgmi-mi300"); the link kind id, empty for none, and how many a GPU has.
+    std::string peerLink;
+    int peerLinks = 0;
     PcieSpec pcie;
     double tdpW = 0;
     Achieved achieved;

@@ -101,8 +101,17 @@ Gpu readGpu(ObjectReader &r)
     if (const Json *nv = r.optionalObject("nvlink")) {
         ObjectReader n(*nv, r.pointer("nvlink"), r.file());
         g.nvlinkGen = n.integer("gen", 1);
-        g.nvlinkLinks = n.integer("links", 1);
+        g.peerLinks = n.integer("links", 1);
+        g.peerLink = "nvlink" + std::to_string(g.nvlinkGen);
         n.finish();
+    }
+    if (const Json *xf = r.optionalObject("infinityFabric")) {
+        ObjectReader x(*xf, r.pointer("infinityFabric"), r.file());
+        if (g.nvlinkGen > 0)
+            x.fail("link", "a GPU has NVLink or Infinity Fabric links, not both");
+        g.peerLink = x.string("link");
+        g.peerLinks = x.integer("links", 1);
+        x.finish();
     }
     g.pcie = readPcie(r.object("pcie"));
     g.tdpW = r.positive("tdpW");

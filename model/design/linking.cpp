@@ -88,11 +88,12 @@ LinkChoice chooseNvlink(const DesignIndex &d, const catalog::Catalog &c, const s
             return refuse("the GPU's NVLink generation does not match the NVSwitch board's");
         return {"nvlink" + std::to_string(spec->nvlinkGen), spec->linksPerGpu, {}};
     }
-    if (!ga->nvlinkGen || !gb->nvlinkGen)
+    if (ga->peerLink.empty() || gb->peerLink.empty())
         return refuse("two GPUs join by NVLink, and one of these has none");
-    if (ga->nvlinkGen != gb->nvlinkGen)
-        return refuse("the two GPUs have different NVLink generations");
-    return {"nvlink" + std::to_string(ga->nvlinkGen), 1, {}};
+    if (ga->peerLink != gb->peerLink)
+        return refuse("the two GPUs have different GPU links (" + ga->peerLink + ", " + gb->peerLink
+                      + ")");
+    return {ga->peerLink, 1, {}};
 }
 
 } // namespace

@@ -21,6 +21,12 @@ const char *severityName(Severity severity)
 
 namespace {
 
+// "nvlink3" as a person says it ("NVLink 3"); other GPU links (AMD's "xgmi-mi300") by their id.
+std::string gpuLinkWords(const std::string &id)
+{
+    return id.rfind("nvlink", 0) == 0 ? "NVLink " + id.substr(6) : id;
+}
+
 std::string joinSuggestions(const std::vector<std::string> &names)
 {
     if (names.empty())
@@ -315,13 +321,12 @@ private:
                                   + std::to_string(kind.gen));
                 const Device *dev = m_index.device(end);
                 const catalog::Gpu *g = dev ? m_c.gpu(dev->model) : nullptr;
-                if (g && g->nvlinkGen == 0)
+                if (g && g->peerLink.empty())
                     return refuse("NVLink between GPUs that have none: " + quoted(end) + " ("
                                   + g->name + ") has no NVLink");
-                if (g && g->nvlinkGen != kind.gen)
-                    return refuse(quoted(end) + " (" + g->name + ") speaks NVLink "
-                                  + std::to_string(g->nvlinkGen) + ", not NVLink "
-                                  + std::to_string(kind.gen));
+                if (g && g->peerLink != kind.id)
+                    return refuse(quoted(end) + " (" + g->name + ") speaks "
+                                  + gpuLinkWords(g->peerLink) + ", not " + gpuLinkWords(kind.id));
             }
             return true;
         }
@@ -388,10 +393,10 @@ private:
         }
         for (const auto &[id, links] : nvlinksAtGpu) {
             const catalog::Gpu *g = m_c.gpu(m_index.device(id)->model);
-            if (g && links > g->nvlinkLinks)
+            if (g && links > g->peerLinks)
                 add(Severity::Error,
                     quoted(id) + " has " + std::to_string(links) + " NVLink links attached, but a "
-                        + g->name + " has " + std::to_string(g->nvlinkLinks),
+                        + g->name + " has " + std::to_string(g->peerLinks),
                     {id});
         }
         for (const auto &[id, gpus] : gpusAtNvSwitch) {

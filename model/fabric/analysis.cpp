@@ -120,12 +120,15 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
             const std::size_t next = (i + 1) % n;
             ringRoutes[i] = routes[next < i ? next : next - 1];
         }
-        fullMesh = fullMesh && std::all_of(routes.begin(), routes.end(), [](const Route &r) {
+        // The collective library runs its mesh rings over the GPU links even where a pair's
+        // PCIe switch alone would copy a little faster (one xGMI link against a Gen5 switch).
+        std::vector<Route> direct = router.gpuLinkPeers(s.host, from, others);
+        fullMesh = fullMesh && std::all_of(direct.begin(), direct.end(), [](const Route &r) {
                        return r.kind == RouteKind::Nvlink && r.nodes.size() == 2;
                    });
         if (fullMesh)
-            pairRoutes.insert(pairRoutes.end(), std::make_move_iterator(routes.begin()),
-                              std::make_move_iterator(routes.end()));
+            pairRoutes.insert(pairRoutes.end(), std::make_move_iterator(direct.begin()),
+                              std::make_move_iterator(direct.end()));
     }
 
     // A ring that crosses sockets crosses back: its copies staged through host memory run
@@ -163,6 +166,7 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
         for (std::size_t k = 0; k < pairRoutes.size(); ++k)
             slowest = std::min(slowest, pairRates[k].rate * pairRoutes[k].factor);
         rep.ringGBps = std::max(rep.ringGBps, double(n - 1) * slowest);
+        rep.meshPairGBps = slowest;
     }
 
     // Drives feeding host memory, each limited by its own read rate.

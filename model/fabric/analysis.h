@@ -69,6 +69,9 @@ struct SystemReport
     // ring all-reduce does: the slowest hop's share is the ring's per-GPU bandwidth.
     double ringGBps = 0;
     double ringLatencyUs = 0; // slowest hop
+    // Where every pair of GPUs is joined directly (a full mesh): the slowest pair's rate with
+    // every pair busy, so that a collective over k of the GPUs moves at k - 1 of it; else 0.
+    double meshPairGBps = 0;
     // nccl-tests' bus bandwidth on the real machine, to set beside ringGBps.
     std::optional<double> measuredBusGBps;
     std::string measuredBusBy;

@@ -215,6 +215,22 @@ std::vector<Route> Router::devicesToHost(const std::string &host,
     return out;
 }
 
+std::vector<Route> Router::gpuLinkPeers(const std::string &host, const std::string &from,
+                                        const std::vector<std::string> &peers)
+{
+    std::vector<Route> out(peers.size());
+    if (!m_fabric.has(from))
+        return out;
+    bfs({m_fabric.vertex(from)}, Mode::Nvlink, host);
+    for (std::size_t i = 0; i < peers.size(); ++i) {
+        if (m_fabric.has(peers[i])) {
+            out[i] = extract(m_fabric.vertex(peers[i]), RouteKind::Nvlink);
+            finish(out[i]);
+        }
+    }
+    return out;
+}
+
 std::vector<Route> Router::peers(const std::string &host, const std::string &from,
                                  const std::vector<std::string> &peers)
 {
@@ -223,14 +239,7 @@ std::vector<Route> Router::peers(const std::string &host, const std::string &fro
         return out;
     const catalog::Routing &routing = m_fabric.catalog().routing();
     const Vertex source = m_fabric.vertex(from);
-    std::vector<Route> nvlink(peers.size());
-    bfs({source}, Mode::Nvlink, host);
-    for (std::size_t i = 0; i < peers.size(); ++i) {
-        if (m_fabric.has(peers[i])) {
-            nvlink[i] = extract(m_fabric.vertex(peers[i]), RouteKind::Nvlink);
-            finish(nvlink[i]);
-        }
-    }
+    std::vector<Route> nvlink = gpuLinkPeers(host, from, peers);
     bfs({source}, Mode::PeerPcie, host);
     const Graph &g = m_fabric.graph();
     for (std::size_t i = 0; i < peers.size(); ++i) {

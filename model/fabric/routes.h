@@ -47,6 +47,9 @@ public:
     // From one GPU to each of `peers` of the same host: NVLink when there is a path, else PCIe.
     std::vector<Route> peers(const std::string &host, const std::string &from,
                              const std::vector<std::string> &peers);
+    // The same over GPU-to-GPU links only (NVLink, xGMI): a kind None route where there is none.
+    std::vector<Route> gpuLinkPeers(const std::string &host, const std::string &from,
+                                    const std::vector<std::string> &peers);
     // NIC to NIC over the network.
     Route network(const std::string &fromNic, const std::string &toNic);
 

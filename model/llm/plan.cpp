@@ -46,6 +46,15 @@ double allReduce(double bytes, long long n, double bytesPerS, double latencyS)
     return 2 * k * (bytes + kCollectiveHalfBytes) / bytesPerS + 2 * double(n - 1) * latencyS;
 }
 
+// One GPU's bandwidth inside its node for a collective over `group` of the node's GPUs: the
+// node's rate, or on a pairwise mesh the links that join the group (a pair: one link).
+double groupBytesPerS(const Hardware &hw, long long group)
+{
+    if (hw.intraLinkBytesPerS <= 0)
+        return hw.intraBytesPerS;
+    return std::min(hw.intraBytesPerS, double(std::max(1LL, group - 1)) * hw.intraLinkBytesPerS);
+}
+
 long long dataParallel(const Hardware &hw, const Plan &p)
 {
     return hw.gpus / (p.tensor * p.pipeline);
@@ -148,14 +157,28 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
     Hardware hw = computeOf(*gpu, catalog);
     hw.gpus = gpus;
     hw.gpusPerNode = gpusPerNode;
-    const catalog::LinkKind *nvlink
-        = gpu->nvlinkGen > 0 ? catalog.link("nvlink" + std::to_string(gpu->nvlinkGen)) : nullptr;
+    const catalog::LinkKind *nvlink = gpu->peerLink.empty() ? nullptr : catalog.link(gpu->peerLink);
     // Only SXM boards sit on an NVSwitch baseboard, and a GB200's GPUs on the NVL72's switch
     // trays; PCIe and NVL cards pair up over bridges, so a node's tensor-parallel group crosses
-    // PCIe.
+    // PCIe. AMD Instinct OAMs sit on a board that joins each pair by one xGMI link.
     const bool switched = gpu->formFactor.starts_with("SXM")
                           || (gpu->formFactor == "Superchip" && gpu->arch == "Blackwell");
-    if (nvlink && gpu->nvlinkLinks > 0 && switched) {
+    const bool mesh = gpu->formFactor == "OAM";
+    if (nvlink && gpu->peerLinks > 0 && mesh) {
+        const long long board = gpu->peerLinks + 1;
+        if (gpusPerNode > board)
+            throw std::invalid_argument(std::to_string(gpusPerNode) + " GPUs a node: a "
+                                        + std::string(gpuId) + " board joins "
+                                        + std::to_string(board)
+                                        + " GPUs, one link between each pair; plan with "
+                                        + std::to_string(board) + " or fewer a node");
+        hw.intraLinkBytesPerS = nvlink->achievedGBps() * 1e9;
+        hw.intraBytesPerS = hw.intraLinkBytesPerS * double(std::max(1LL, gpusPerNode - 1));
+        hw.intraLatencyS = nvlink->latencyUs * 1e-6; // one direct link
+        hw.notes.push_back("the " + std::to_string(gpusPerNode)
+                           + " GPUs of a node joined pair by pair, one " + nvlink->id
+                           + " link each: a collective over k of them moves at k - 1 links");
+    } else if (nvlink && gpu->peerLinks > 0 && switched) {
         // A node is one NVLink domain: no larger than the largest NVSwitch system of the GPU's
         // generation (8 H100s on an HGX board; a 16-GPU node of them would be two domains).
         const catalog::NvSwitch *largest = nullptr;
@@ -169,11 +192,11 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
                 + std::to_string(gpu->nvlinkGen) + " switch system in the catalog (" + largest->id
                 + ") joins " + std::to_string(largest->gpus) + " " + std::string(gpuId)
                 + "; plan with " + std::to_string(largest->gpus) + " or fewer a node");
-        hw.intraBytesPerS = nvlink->achievedGBps(gpu->nvlinkLinks) * 1e9;
+        hw.intraBytesPerS = nvlink->achievedGBps(gpu->peerLinks) * 1e9;
         hw.intraLatencyS = 2 * nvlink->latencyUs * 1e-6; // through the NVSwitch: two links
         hw.notes.push_back("the " + std::to_string(gpusPerNode)
                            + " GPUs of a node (NVLink domain) joined all-to-all by NVSwitch, "
-                           + std::to_string(gpu->nvlinkLinks) + " " + nvlink->id + " links each");
+                           + std::to_string(gpu->peerLinks) + " " + nvlink->id + " links each");
     } else if (const catalog::LinkKind *pcie = catalog.pcieLink(gpu->pcie.gen, gpu->pcie.lanes)) {
         hw.intraBytesPerS = pcie->achievedGBps() * 1e9;
         hw.intraLatencyS = pcie->latencyUs * 1e-6;
@@ -199,6 +222,7 @@ Hardware hardwareOf(const perf::Platform &platform, long long nodes)
     hw.intraBytesPerS = platform.ringGBps * 1e9;
     hw.intraLatencyS = platform.ringLatencyUs * 1e-6;
     const catalog::Gpu &gpu = *platform.gpu;
+    hw.intraLinkBytesPerS = platform.meshPairGBps * 1e9;
     if (hw.intraBytesPerS <= 0 && platform.gpusPerNode > 1) {
         // No ring found between the system's GPUs: take the GPU's own PCIe link, and say so.
         if (const catalog::LinkKind *pcie = catalog.pcieLink(gpu.pcie.gen, gpu.pcie.lanes)) {
@@ -399,7 +423,7 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
     double tensorMb = 0;
     if (p.tensor > 1) {
         const bool inNode = p.tensor <= hw.gpusPerNode;
-        const double bw = inNode ? hw.intraBytesPerS : hw.netBytesPerS;
+        const double bw = inNode ? groupBytesPerS(hw, p.tensor) : hw.netBytesPerS;
         const double lat = inNode ? hw.intraLatencyS : hw.netLatencyS;
         const double bytes = kActivationBytes * double(s.seq) * mb * double(s.hidden);
         const double collectives = p.recompute == Recompute::Full ? 6 : 4;
@@ -412,7 +436,7 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
     double pipelineMb = 0;
     if (p.pipeline > 1) {
         const bool inNode = p.tensor * p.pipeline <= hw.gpusPerNode;
-        const double bw = inNode ? hw.intraBytesPerS : hw.netBytesPerS;
+        const double bw = inNode ? groupBytesPerS(hw, 2) : hw.netBytesPerS;
         const double lat = inNode ? hw.intraLatencyS : hw.netLatencyS;
         const double bytes
             = kActivationBytes * double(s.seq) * mb * double(s.hidden) / double(p.tensor);
@@ -432,7 +456,7 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
     const double params = parametersPerGpu(s, p);
     if (d > 1) {
         const bool inNode = p.tensor * p.pipeline * d <= hw.gpusPerNode;
-        const double bw = inNode ? hw.intraBytesPerS : hw.netBytesPerS;
+        const double bw = inNode ? groupBytesPerS(hw, d) : hw.netBytesPerS;
         const double lat = inNode ? hw.intraLatencyS : hw.netLatencyS;
         const double bytes = kGradientBytes * params;
         const double buckets = std::max(1.0, std::ceil(bytes / kBucketBytes));

@@ -52,6 +52,10 @@ struct Hardware
     double memoryBytes = 0;     // HBM capacity
     double intraBytesPerS = 0;  // one GPU's bandwidth to its node's others: NVLink, else PCIe
     double intraLatencyS = 0;
+    // A node whose GPUs are joined pair by pair (an AMD Instinct board's xGMI mesh): one link's
+    // rate, so that a group of k of them moves at k - 1 links (0: a switch, any group at the full
+    // rate).
+    double intraLinkBytesPerS = 0;
     double netBytesPerS = 0; // one GPU's share of the inter-node network, achieved
     double netLatencyS = 0;
     std::vector<std::string> notes; // assumptions made, for the report

@@ -378,7 +378,7 @@ MachineDesign designFromTopo(const TopoMatrix &t, const std::vector<std::string>
             const int count = nvlinkCount(t.cell(a, b));
             if (count == 0)
                 continue;
-            if (gpuOf[a]->nvlinkGen == 0) {
+            if (gpuOf[a]->peerLink.empty()) {
                 out.notes.push_back(t.devices[a] + "-" + t.devices[b] + " is " + t.cell(a, b)
                                     + " but " + gpuOf[a]->id
                                     + " has no NVLink in the catalog; "
@@ -387,7 +387,7 @@ MachineDesign designFromTopo(const TopoMatrix &t, const std::vector<std::string>
             }
             d.links.push_back({ids[a],
                                ids[b],
-                               "nvlink" + std::to_string(gpuOf[a]->nvlinkGen),
+                               gpuOf[a]->peerLink,
                                std::min(count, design::kMaxLinkCount),
                                {}}); // ids below
         }

@@ -109,14 +109,15 @@ GpuResult resolveGpu(std::string_view accelerator, const catalog::Catalog &cat)
 {
     GpuResult result;
     const std::string lowered = lower(trim(accelerator));
-    if (lowered.empty() || looksNonNvidia(lowered)) {
+    if (lowered.empty()) {
         result.kind = GpuMatch::NonNvidia;
         return result;
     }
     result.key = parseGpuName(accelerator);
 
     // Exact id or alias, ignoring case and punctuation: the catalog lists the spellings it has
-    // seen, and those win over the structural match below.
+    // seen, and those win over the structural match below (the only match for the few other
+    // makers' parts it has, such as AMD's Instinct MI300X).
     const std::string flat = alnumLower(accelerator);
     for (const auto &[id, gpu] : cat.gpus()) {
         bool same = sameFlat(flat, id);
@@ -127,6 +128,10 @@ GpuResult resolveGpu(std::string_view accelerator, const catalog::Catalog &cat)
             result.gpu = &gpu;
             return result;
         }
+    }
+    if (looksNonNvidia(lowered)) {
+        result.kind = GpuMatch::NonNvidia;
+        return result;
     }
 
     const GpuKey &key = result.key;

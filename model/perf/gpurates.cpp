@@ -49,7 +49,9 @@ std::optional<double> peak(const catalog::Tflops &t, Precision p)
 }
 
 // One figure of the measured parts (a user's parts are not measured: their figures are the
-// user's), for all of them and for those of one architecture.
+// user's), for all of one maker's (AMD's CDNA or NVIDIA's architectures: one maker's kernels and
+// memory controllers are the nearer guess for a part of theirs) and for those of one
+// architecture.
 struct Peers
 {
     std::vector<double> same, all;
@@ -60,8 +62,9 @@ template<class Figure>
 Peers peers(const catalog::Catalog &catalog, const std::string &arch, Figure figure)
 {
     Peers p;
+    const auto amd = [](const std::string &a) { return a.rfind("CDNA", 0) == 0; };
     for (const auto &[id, g] : catalog.gpus()) {
-        if (g.user)
+        if (g.user || amd(g.arch) != amd(arch))
             continue;
         if (const std::optional<double> v = figure(g)) {
             p.all.push_back(*v);
@@ -133,7 +136,7 @@ double warpMmaShare(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
 }
 
 // A matrix kernel's fixed time: the GPU's own, else the median of its architecture's measured
-// parts, else of every measured part; what was borrowed is said.
+// parts, else of its maker's measured parts; what was borrowed is said.
 double gemmFixedUs(const catalog::Gpu &gpu, const catalog::Catalog &catalog, std::string &note)
 {
     if (gpu.achieved.gemmFixedUs)
@@ -201,7 +204,7 @@ GpuRates gpuRates(const catalog::Gpu &gpu, Precision p, const catalog::Catalog &
     const double smRate = lanes > 0 && gpu.tflops.fp32
                               ? kStreamBytesPerSmCycle * *gpu.tflops.fp32 * 1e12 / (2 * lanes)
                               : 0;
-    if (lanes == 0 && gpu.user) {
+    if (lanes == 0 && (gpu.user || gpu.arch.rfind("CDNA", 0) == 0)) {
         if (!r.note.empty())
             r.note += "; ";
         r.note += "no SM-side rate for architecture \"" + gpu.arch + "\" (known: Volta, Turing, "

@@ -38,8 +38,8 @@ double memoryNeededGB(const workload::Workload &w, double microBatch, const Plan
     const double inFlight = plan.pipeline > 1
                                 ? std::min(microBatch, double(plan.pipeline)) / plan.pipeline
                                 : microBatch;
-    const double activations
-        = inFlight * w.activationBytesPerSample * elementBytes(p) / 2 / plan.tensor;
+    const double activations = inFlight * w.activationBytesPerSample * elementBytes(p) / 2
+                               / plan.tensor * (1 - plan.recompute);
     return (state + activations) / 1e9 + kReservedGB;
 }
 

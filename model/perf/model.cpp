@@ -46,6 +46,9 @@ constexpr double kTensorOverlapHidden = 1.0 / 3.0;
 // The model sees a split only where a replica holds less than a sample; runs that split
 // sequences they could hold whole (HPE's two nodes at batch 8) are predicted as whole.
 constexpr double kSplitSequenceRate = 0.78;
+// The most of its layers a replica recomputes to fit: each recomputed layer still keeps its
+// input (for Llama 2 70B, s h 2 B = 134 MB of a layer's ~2 GB), which this leaves for.
+constexpr double kMaxRecompute = 0.9;
 // When a host's cores are not known.
 constexpr int kDefaultHostCores = 64;
 // The share of a host's memory the page cache may keep a dataset in; the rest holds the training
@@ -128,8 +131,8 @@ Prediction predict(const Platform &platform, const workload::Workload &w, int gl
 
 namespace {
 
-Prediction predictAt(const Platform &platform, const workload::Workload &w, int globalBatch,
-                     const Request &request, const Calibration &cal)
+Prediction predictWith(const Platform &platform, const workload::Workload &w, int globalBatch,
+                       const Request &request, const Calibration &cal)
 {
     Prediction out;
     out.globalBatch = globalBatch;
@@ -206,7 +209,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
            && memoryNeededGB(w, out.microBatch, out.plan, gpus, out.precision) > out.availableGB)
         out.microBatch = std::max(1.0, std::floor(out.microBatch / 2));
     out.requiredGB = memoryNeededGB(w, out.microBatch, out.plan, gpus, out.precision);
-    out.fits = out.requiredGB <= out.availableGB;
+    out.fits = out.requiredGB <= out.availableGB * (1 + 1e-12); // a sum exactly at capacity fits
     if (!out.fits)
         out.notes.push_back("does not fit: needs " + std::to_string(int(std::ceil(out.requiredGB)))
                             + " GB per GPU, " + gpu.name + " has " + std::to_string(int(gpu.memGB))
@@ -295,8 +298,23 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
         bubble = (micro + out.plan.pipeline - 1) / micro;
     }
     const double split = splitsSequence ? 1 / kSplitSequenceRate : 1;
-    out.mathS = out.localBatch * mathPerSample / shards * bubble * split;
-    out.memoryS = out.localBatch * memoryPerSample / shards * bubble * software * split;
+    // Recomputed layers run their forward pass again in the backward pass: the forward's share
+    // of a training step's work (the evaluation's FLOPs over training's, a third where the
+    // workload gives none; about a half for LoRA, whose frozen weights get no gradient).
+    const double forwardShare = w.evalFlopsPerSample > 0
+                                    ? std::min(1.0, w.evalFlopsPerSample / w.trainFlopsPerSample)
+                                    : 1.0 / 3;
+    const double again = 1 + out.plan.recompute * forwardShare;
+    if (out.plan.recompute > 0) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "activations of %.0f %% of the layers recomputed in the backward pass "
+                      "(+%.0f %% compute) to fit without model parallelism",
+                      100 * out.plan.recompute, 100 * (again - 1));
+        out.notes.push_back(text);
+    }
+    out.mathS = out.localBatch * mathPerSample / shards * bubble * split * again;
+    out.memoryS = out.localBatch * memoryPerSample / shards * bubble * software * split * again;
     // The update is sharded over the data-parallel replicas, as the distributed optimizers of
     // MLPerf submissions do (NVIDIA's DistributedFusedLAMB and DistributedFusedAdam: each GPU
     // updates its 1/DP of the state after a reduce-scatter and all-gathers the weights, the same
@@ -417,9 +435,13 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     if (out.plan.tensor > 1) {
         // Tensor parallelism all-reduces activations inside the node, twice per layer forward
         // and twice backward: about the activation memory, over NVLink or PCIe, on the critical
-        // path.
+        // path. On a pairwise mesh a group of T GPUs has only the T - 1 links between them.
         const double act = out.localBatch * w.activationBytesPerSample / out.plan.tensor;
-        tensorS = 2.0 * (out.plan.tensor - 1) / out.plan.tensor * act / (intraGBps * 1e9);
+        const double groupGBps
+            = platform.meshPairGBps > 0
+                  ? std::min(intraGBps, (out.plan.tensor - 1) * platform.meshPairGBps)
+                  : intraGBps;
+        tensorS = 2.0 * (out.plan.tensor - 1) / out.plan.tensor * act / (groupGBps * 1e9);
     }
     const double fetchS
         = storeOnGpus ? featureFetchS(w, platform, gpus, out.localBatch, intraGBps, out.notes) : 0;
@@ -580,6 +602,40 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
                          + out.breakdownMin.input + out.breakdownMin.evaluation;
     setInterval(out, cal, w, gpu, widen);
     return out;
+}
+
+// Without a plan given, the plan is the least model parallelism that fits (choosePlan). Where
+// that needs tensor or pipeline parallelism, a replica of one GPU might instead recompute some
+// layers' activations in the backward pass (full activation checkpointing of a share of the
+// layers, as AMD's MLPerf Llama 2 LoRA does on 192 GB MI300Xs); the faster of the two is the
+// plan, as a tuned submission picks it.
+Prediction predictAt(const Platform &platform, const workload::Workload &w, int globalBatch,
+                     const Request &request, const Calibration &cal)
+{
+    Prediction base = predictWith(platform, w, globalBatch, request, cal);
+    const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
+    if (request.plan || (base.plan.tensor == 1 && base.plan.pipeline == 1) || !platform.gpu
+        || double(globalBatch) < gpus)
+        return base;
+    Plan alone;
+    const double full = detail::memoryNeededGB(w, 1.0, alone, gpus, base.precision);
+    alone.recompute = 1;
+    const double bare = detail::memoryNeededGB(w, 1.0, alone, gpus, base.precision);
+    const double available = platform.gpu->memGB;
+    if (bare > available || full <= bare)
+        return base;
+    // Recomputation stops short of the checkpoints each layer keeps; a plan that must drop
+    // nearly all of them is no plan.
+    // In whole percent, rounded up (less a rounding error's worth, so that 9 % is not 10 %).
+    alone.recompute = std::ceil((full - available) / (full - bare) * 100 - 1e-9) / 100;
+    if (alone.recompute > kMaxRecompute)
+        return base;
+    Request r = request;
+    r.plan = alone;
+    Prediction alt = predictWith(platform, w, globalBatch, r, cal);
+    if (!alt.fits || alt.stepS >= base.stepS)
+        return base;
+    return alt;
 }
 
 } // namespace

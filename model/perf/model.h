@@ -19,6 +19,9 @@ struct Plan
     int tensor = 1;   // tensor-parallel GPUs (inside a node)
     int pipeline = 1; // pipeline stages
     // data parallelism is what is left: GPUs / (tensor * pipeline)
+    // Share of the layers whose activations are dropped and computed again in the backward pass
+    // (full activation checkpointing of that share), 0 to 1.
+    double recompute = 0;
     bool operator==(const Plan &) const = default;
 };
 

@@ -346,9 +346,9 @@ void addThroughputRows(const CsvTable &t, ObservationSet &into)
         spec.gpu = *gpu;
         spec.gpusPerNode = int(*count);
         const catalog::Gpu *g = cat.gpu(*gpu);
-        if (g->formFactor == "PCIe" || g->nvlinkGen == 0)
+        if (g->formFactor == "PCIe" || g->peerLink.empty())
             spec.intraNode = IntraNode::Pcie;
-        else if (g->arch == "Volta" && g->formFactor == "SXM2")
+        else if ((g->arch == "Volta" && g->formFactor == "SXM2") || g->formFactor == "OAM")
             spec.intraNode = IntraNode::NvlinkMesh; // DGX-1
         else
             spec.intraNode = IntraNode::NvSwitch; // DGX-2, DGX A100, DGX H100

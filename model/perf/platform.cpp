@@ -173,6 +173,7 @@ Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &an
     }
     p.ringGBps = s.ringGBps;
     p.ringLatencyUs = s.ringLatencyUs;
+    p.meshPairGBps = s.meshPairGBps;
     p.h2dGBps = std::numeric_limits<double>::infinity();
     for (const auto &h : s.h2d)
         p.h2dGBps = std::min(p.h2dGBps, h.concurrentGBps);
@@ -267,9 +268,13 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
             d.links.push_back({"plx" + std::to_string(i / 2), "gpu" + std::to_string(i), x16, 1});
     }
     const int nvGen = spec.nvlinkGen > 0 ? spec.nvlinkGen : (gpu ? gpu->nvlinkGen : 0);
-    const std::string nvKind = "nvlink" + std::to_string(nvGen);
-    const int links = gpu ? gpu->nvlinkLinks : 0;
-    if (n > 1 && nvGen > 0 && links > 0) {
+    // NVLink of the generation in use, else the GPU's own links (an AMD Instinct's xGMI).
+    const std::string nvKind
+        = nvGen > 0 ? "nvlink" + std::to_string(nvGen) : (gpu ? gpu->peerLink : std::string());
+    const int links = gpu ? gpu->peerLinks : 0;
+    // AMD Instinct OAMs sit on a baseboard that joins every pair of its 8 GPUs directly.
+    const bool fullMeshBoard = gpu && gpu->formFactor == "OAM";
+    if (n > 1 && !nvKind.empty() && links > 0) {
         switch (spec.intraNode) {
         case IntraNode::NvSwitch:
             d.switches.push_back({"nvswitch", nvswitchFor(nvGen), {}});
@@ -277,9 +282,10 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
                 d.links.push_back({"gpu" + std::to_string(i), "nvswitch", nvKind, links});
             break;
         case IntraNode::NvlinkMesh:
-            if (n <= 4) {
+            if (n <= 4 || fullMeshBoard) {
                 // HGX 4-GPU boards join every pair directly, splitting each GPU's links evenly
-                // (H100: 6 of 18 to each peer).
+                // (H100: 6 of 18 to each peer); so does an AMD Instinct board (one xGMI link to
+                // each of the 7 others).
                 for (int i = 0; i < n; ++i)
                     for (int j = i + 1; j < n; ++j)
                         d.links.push_back({"gpu" + std::to_string(i), "gpu" + std::to_string(j),

@@ -34,6 +34,10 @@ struct Platform
     double hostMemGB = 0; // per node; 0: unknown (the drives are then read every epoch)
     double ringGBps = 0;  // per GPU, ring over the node's GPUs all sending at once
     double ringLatencyUs = 0;
+    // GPUs joined pair by pair (a full mesh: HGX 4-GPU boards, AMD Instinct's xGMI): one pair's
+    // rate, so that a collective over k of them (tensor parallelism) moves at k - 1 of it; 0
+    // where a switch gives any group the ring's rate.
+    double meshPairGBps = 0;
     double h2dGBps = 0; // per GPU with every GPU of the node reading at once
     double storageGBps = std::numeric_limits<double>::infinity(); // per node; inf: page cache
     double networkGBps = 0;      // per node, achieved, between nodes

@@ -25,6 +25,7 @@ std::size_t keyHash(const Platform &p, const workload::Workload *w, const Reques
     mix(std::hash<int>{}(p.gpusPerNode));
     mix(std::hash<int>{}(p.nodes));
     mix(std::hash<double>{}(p.ringGBps));
+    mix(std::hash<double>{}(p.meshPairGBps));
     mix(std::hash<double>{}(p.h2dGBps));
     mix(std::hash<double>{}(p.networkGBps));
     mix(std::hash<std::string>{}(p.linkKey));

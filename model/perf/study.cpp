@@ -493,7 +493,7 @@ StudyRunner::StudyRunner(const Study &study, const catalog::Catalog &catalog,
             else if (n.placement == "local" && n.gpus > kMaxLocalGpus)
                 comp.dropped = "a server holds at most " + std::to_string(kMaxLocalGpus)
                                + " GPUs on its own root ports; pool them";
-            else if (n.nvlink && (!gpu || gpu->nvlinkLinks == 0))
+            else if (n.nvlink && (!gpu || gpu->peerLinks == 0))
                 comp.dropped = n.gpu + " has no NVLink";
             else if (n.nvlink && n.gpus < 2)
                 comp.dropped = "NVLink needs two GPUs";

@@ -220,6 +220,13 @@ void readIntraNode(const MlperfSystemFields &fields, const catalog::Gpu &gpu, Sy
         spec.intraNode = IntraNode::NvSwitch;
         if (unknown || !nvlink)
             inferred("the Superchip form factor (NVLink switch trays)");
+    } else if (form == "oam") {
+        // An AMD Instinct OAM sits on a baseboard that joins every pair of its 8 GPUs by one
+        // Infinity Fabric (xGMI) link, whatever the text says ("XGMI", "Infinity Fabric Link",
+        // "None" or nothing).
+        spec.intraNode = IntraNode::NvlinkMesh;
+        if (unknown || !(contains(text, "xgmi") || contains(text, "infinity")))
+            inferred("the OAM form factor (an Infinity Fabric mesh on the baseboard)");
     } else if (bridge && gpu.nvlinkGen > 0) {
         spec.intraNode = IntraNode::NvlinkBridge;
     } else if (sxm) {

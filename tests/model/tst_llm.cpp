@@ -59,6 +59,7 @@ private Q_SLOTS:
     void pcieWithoutNvlink();
     void bridgedCardsUsePcie();
     void rackScaleNvlinkDomain();
+    void instinctMesh();
     void systemWithoutRing();
     void shardedGradientsMoveEveryMicroBatch();
     void planRules_data();
@@ -318,6 +319,31 @@ void TestLlm::bridgedCardsUsePcie()
         return n.find("bridges join pairs only") != std::string::npos;
     }));
     QVERIFY(near(a100(8).intraBytesPerS, 264e9)); // the SXM board's NVSwitch
+}
+
+void TestLlm::instinctMesh()
+{
+    // 8 MI300X join pair by pair, one xGMI link each (64 GB/s a direction x 0.71 achieved,
+    // resources/catalog/links.json): a tensor-parallel group of 8 moves at 7 links, the 317 GB/s
+    // rccl-tests measure; a group of 2 at one.
+    const catalog::Catalog &cat = catalog::Catalog::builtin();
+    const Hardware hw = hardwareOf(cat, "MI300X-OAM-192GB", 64, 8, 400);
+    QVERIFY(near(hw.intraLinkBytesPerS, 64e9 * 0.71));
+    QVERIFY(near(hw.intraBytesPerS, 7 * 64e9 * 0.71));
+    const Shape llama = parseShape("llama2-70b");
+    const Plan t2 = plan(2, 1, 1, 1, Recompute::Selective, true, 1, 64);
+    const Plan t8 = plan(8, 1, 1, 1, Recompute::Selective, true, 1, 64);
+    checkPlan(llama, hw, t2);
+    checkPlan(llama, hw, t8);
+    // Per GPU, T = 8 moves 4x the bytes of T = 2 ((T - 1) / T of 1/T of ... over 7 links): the
+    // pair's exchange is the slower one.
+    const double pair = stepTime(llama, hw, t2).tensorComm;
+    Hardware switched = hw;
+    switched.intraLinkBytesPerS = 0;
+    QVERIFY(near(stepTime(llama, switched, t2).tensorComm * 7, pair, 0.05));
+    // A board has 8 GPUs: 16 a node is refused.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             hardwareOf(cat, "MI300X-OAM-192GB", 64, 16, 400));
 }
 
 void TestLlm::rackScaleNvlinkDomain()

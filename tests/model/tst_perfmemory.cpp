@@ -40,17 +40,42 @@ void TestPerfMemory::memoryGradientAccumulation()
     QVERIFY(!r.fits);
     QVERIFY(hasNote(r, "does not fit", "44 GB"));
     QVERIFY(hasNote(r, "does not fit", "40 GB"));
-    // ... so the chosen plan splits it over two tensor-parallel GPUs: 0.8 + 20 + 2 GB.
+    // ... so the least model parallelism that fits splits it over two tensor-parallel GPUs:
+    // 0.8 + 20 + 2 GB.
     const perf::Plan plan = perf::choosePlan(p, w, 256, perf::Precision::Fp16);
     QCOMPARE(plan.tensor, 2);
     QCOMPARE(plan.pipeline, 1);
+    const perf::Prediction tp2
+        = perf::predict(p, w, 256, perf::Precision::Fp16, testCalibration(), {}, plan);
+    QCOMPARE(tp2.plan.tensor, 2);
+    QCOMPARE(tp2.dataParallel, 2);
+    QCOMPARE(tp2.localBatch, 128.0);
+    QCOMPARE(tp2.microBatch, 1.0);
+    CLAB_NEAR(tp2.requiredGB, 0.8 + 20 + 2);
+    QVERIFY(tp2.fits);
+    // The other way to fit: one GPU a replica that recomputes the activations of 9 % of its
+    // layers, (43.6 - 40) / (43.6 - 3.6) = 0.09, which needs 1.6 + 40 x 0.91 + 2 = 40 GB. It
+    // costs 9 % of a forward pass (the workload's evaluation FLOPs over its training FLOPs,
+    // 1e11 / 1e12) on the math and memory time, and saves TP 2's all-reduces: it is faster, so
+    // predict takes it and says so.
     r = perf::predict(p, w, 256, perf::Precision::Fp16, testCalibration());
-    QCOMPARE(r.plan.tensor, 2);
-    QCOMPARE(r.dataParallel, 2);
-    QCOMPARE(r.localBatch, 128.0);
-    QCOMPARE(r.microBatch, 1.0);
-    CLAB_NEAR(r.requiredGB, 0.8 + 20 + 2);
+    QCOMPARE(r.plan.tensor, 1);
+    QCOMPARE(r.plan.pipeline, 1);
+    CLAB_NEAR(r.plan.recompute, 0.09);
+    CLAB_NEAR(r.requiredGB, 1.6 + 40 * 0.91 + 2);
     QVERIFY(r.fits);
+    QVERIFY(r.stepS < tp2.stepS);
+    QVERIFY(hasNote(r, "recomputed", "9 % of the layers"));
+    const perf::Prediction bare
+        = perf::predict(p, w, 256, perf::Precision::Fp16, testCalibration(), {}, perf::Plan{1, 1});
+    CLAB_NEAR(r.mathS, bare.mathS * (1 + 0.09 * 0.1));
+    CLAB_NEAR(r.memoryS, bare.memoryS * (1 + 0.09 * 0.1));
+    // A GPU too small to hold even the bare replica (3.6 GB) keeps tensor parallelism.
+    catalog::Gpu small = testGpu();
+    small.memGB = 3;
+    r = perf::predict(testPlatform(small), w, 256, perf::Precision::Fp16, testCalibration());
+    QVERIFY(r.plan.tensor > 1 || r.plan.pipeline > 1);
+    QCOMPARE(r.plan.recompute, 0.0);
 }
 
 // A fine-tune's frozen base model: every replica holds its tensor x pipeline share, at 1 B a

@@ -120,6 +120,13 @@ void TestSystemSpec::gpuNames_data()
                           << "B200-SXM-180GB";
     QTest::newRow("H200 NVL") << "NVIDIA H200 NVL"
                               << "H200-NVL-141GB";
+    // AMD's parts the catalog has are found by their MLPerf names; other AMD parts are not NVIDIA.
+    QTest::newRow("MI300X") << "AMD Instinct MI300X 192GB HBM3"
+                            << "MI300X-OAM-192GB";
+    QTest::newRow("MI325X DLC") << "AMD Instinct MI325X 256GB HBM3E DLC"
+                                << "MI325X-OAM-256GB";
+    QTest::newRow("MI250X") << "AMD Instinct MI250X"
+                            << "";
     QTest::newRow("TPU") << "tpu-v3"
                          << "";
 }
@@ -348,6 +355,20 @@ void TestSystemSpec::intraNode_data()
                                  << "8"
                                  << ""
                                  << "" << IntraNode::NvSwitch << 5 << 5;
+    // An AMD Instinct board joins every pair by xGMI, however MLPerf writes it (v5.0: AMD
+    // "XGMI", Dell "Infinity Fabric Link", Oracle "None", GigaComputing nothing).
+    QTest::newRow("MI300X, XGMI") << "AMD Instinct MI300X 192GB HBM3"
+                                  << "8"
+                                  << "XGMI"
+                                  << "PCIe Gen5 x16" << IntraNode::NvlinkMesh << 0 << 5;
+    QTest::newRow("MI300X, None") << "AMD Instinct MI300X 192GB HBM3"
+                                  << "8"
+                                  << "None"
+                                  << "" << IntraNode::NvlinkMesh << 0 << 5;
+    QTest::newRow("MI325X, empty") << "AMD Instinct MI325X 256GB HBM3e"
+                                   << "8"
+                                   << ""
+                                   << "" << IntraNode::NvlinkMesh << 0 << 5;
     // MLPerf writes a GB200 NVL72 rack as nodes of 4 GPUs (one compute tray); its GPUs reach
     // each other through the NVLink switch trays whatever the field says.
     QTest::newRow("GB200 tray, empty") << "NVIDIA GB200"
