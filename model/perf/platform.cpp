@@ -20,6 +20,10 @@ std::string linkKeyOf(const fabric::SystemReport &s, const design::DesignIndex &
 {
     if (s.gpus.size() < 2)
         return "single";
+    // Every pair joined directly (an AMD board's xGMI), even where one pair's PCIe switch would
+    // copy a little faster on its own.
+    if (s.meshPairGBps > 0)
+        return "nvlink-mesh";
     std::map<fabric::RouteKind, int> kinds;
     bool viaSwitch = false;
     for (const auto &p : s.p2p) {
