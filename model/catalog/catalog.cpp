@@ -305,7 +305,9 @@ void Catalog::checkReferences() const
             needLink(id, h.interSocketLink, LinkFamily::Socket);
     }
     for (const auto &[id, g] : m_gpus) {
-        if (!g.peerLink.empty())
+        // An NVLink generation the catalog has no link kind for (a user's P100) still loads, as
+        // before: only a link named outright (Infinity Fabric) must exist.
+        if (g.nvlinkGen == 0 && !g.peerLink.empty())
             needLink(id, g.peerLink, LinkFamily::Nvlink);
     }
     for (const auto &[id, n] : m_nics) {

@@ -54,8 +54,11 @@ std::optional<double> peak(const catalog::Tflops &t, Precision p)
 // architecture.
 struct Peers
 {
-    std::vector<double> same, all;
-    double median() const { return clab::median(same.empty() ? all : same); }
+    std::vector<double> same, all, anyMaker;
+    double median() const
+    {
+        return clab::median(!same.empty() ? same : !all.empty() ? all : anyMaker);
+    }
 };
 
 template<class Figure>
@@ -64,9 +67,14 @@ Peers peers(const catalog::Catalog &catalog, const std::string &arch, Figure fig
     Peers p;
     const auto amd = [](const std::string &a) { return a.rfind("CDNA", 0) == 0; };
     for (const auto &[id, g] : catalog.gpus()) {
-        if (g.user || amd(g.arch) != amd(arch))
+        if (g.user)
             continue;
-        if (const std::optional<double> v = figure(g)) {
+        const std::optional<double> v = figure(g);
+        if (v)
+            p.anyMaker.push_back(*v); // the last resort: no part of the maker has the figure
+        if (amd(g.arch) != amd(arch))
+            continue;
+        if (v) {
             p.all.push_back(*v);
             if (g.arch == arch)
                 p.same.push_back(*v);

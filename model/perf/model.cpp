@@ -633,7 +633,7 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     Request r = request;
     r.plan = alone;
     Prediction alt = predictWith(platform, w, globalBatch, r, cal);
-    if (!alt.fits || alt.stepS >= base.stepS)
+    if (!alt.fits || (base.fits && alt.stepS >= base.stepS))
         return base;
     return alt;
 }

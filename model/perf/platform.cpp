@@ -276,8 +276,10 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
     const std::string nvKind
         = nvGen > 0 ? "nvlink" + std::to_string(nvGen) : (gpu ? gpu->peerLink : std::string());
     const int links = gpu ? gpu->peerLinks : 0;
-    // AMD Instinct OAMs sit on a baseboard that joins every pair of its 8 GPUs directly.
+    // AMD Instinct OAMs sit on a baseboard that joins every pair of its 8 GPUs by one link;
+    // a node of more has several boards, joined over PCIe.
     const bool fullMeshBoard = gpu && gpu->formFactor == "OAM";
+    const int board = links + 1;
     if (n > 1 && !nvKind.empty() && links > 0) {
         switch (spec.intraNode) {
         case IntraNode::NvSwitch:
@@ -291,9 +293,13 @@ design::Design nodeDesign(const SystemSpec &spec, const catalog::Catalog &catalo
                 // (H100: 6 of 18 to each peer); so does an AMD Instinct board (one xGMI link to
                 // each of the 7 others).
                 for (int i = 0; i < n; ++i)
-                    for (int j = i + 1; j < n; ++j)
+                    for (int j = i + 1; j < n; ++j) {
+                        if (fullMeshBoard && i / board != j / board)
+                            continue;
                         d.links.push_back({"gpu" + std::to_string(i), "gpu" + std::to_string(j),
-                                           nvKind, std::max(1, links / (n - 1))});
+                                           nvKind,
+                                           fullMeshBoard ? 1 : std::max(1, links / (n - 1))});
+                    }
                 break;
             }
             // DGX-1's hybrid cube mesh: NCCL's rings use two links between ring neighbours.

@@ -69,6 +69,7 @@ OrderedJson predictionToJson(const std::string &system, const workload::Workload
     j["first_pass_steps"] = p.coldSteps;
     j["plan"] = {{"tensor", p.plan.tensor},
                  {"pipeline", p.plan.pipeline},
+                 {"recompute", p.plan.recompute},
                  {"data", p.dataParallel},
                  {"micro_batch", p.microBatch}};
     j["samples_to_converge"] = p.samples ? OrderedJson(*p.samples) : OrderedJson();
