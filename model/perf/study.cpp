@@ -493,6 +493,13 @@ StudyRunner::StudyRunner(const Study &study, const catalog::Catalog &catalog,
             else if (n.placement == "local" && n.gpus > kMaxLocalGpus)
                 comp.dropped = "a server holds at most " + std::to_string(kMaxLocalGpus)
                                + " GPUs on its own root ports; pool them";
+            else if (gpu && gpu->formFactor == "OAM" && n.placement == "pooled")
+                comp.dropped = n.gpu
+                               + " is an OAM module: it sits on its maker's baseboard, "
+                                 "not in a PCIe chassis";
+            else if (gpu && gpu->formFactor == "OAM" && !n.nvlink)
+                comp.dropped = n.gpu + "'s baseboard always joins its GPUs by " + gpu->peerLink
+                               + ": nvlink false describes no such node";
             else if (n.nvlink && (!gpu || gpu->peerLinks == 0))
                 comp.dropped = n.gpu + " has no NVLink";
             else if (n.nvlink && n.gpus < 2)
@@ -506,7 +513,10 @@ StudyRunner::StudyRunner(const Study &study, const catalog::Catalog &catalog,
                 spec.pcieGen = n.pcieGen;
                 spec.composable = n.placement == "pooled";
                 spec.chassisUplinks = spec.composable ? n.uplinks : 0;
-                spec.intraNode = n.nvlink ? IntraNode::NvlinkBridge : IntraNode::Pcie;
+                // Cards pair up over bridges; OAM modules are a mesh on their baseboard.
+                spec.intraNode = !n.nvlink                  ? IntraNode::Pcie
+                                 : gpu->formFactor == "OAM" ? IntraNode::NvlinkMesh
+                                                            : IntraNode::NvlinkBridge;
                 comp.platform = platformOf(spec, catalog);
                 comp.design = design::writeDesign(nodeDesign(spec, catalog));
             }

@@ -124,6 +124,29 @@ private Q_SLOTS:
         QCOMPARE(dropped, 16);
     }
 
+    void instinctNodesAreItsBoard()
+    {
+        // An MI300X node is its baseboard's xGMI mesh (the "nvlink" axis names the GPU links):
+        // it cannot go into a PCIe chassis, and without its links it is no real node.
+        const std::string text = R"({"format": "composelab-study", "version": 1, "name": "t",
+            "base": {"node": {"gpu": "MI300X-OAM-192GB", "gpus": 8}, "precision": "bf16"},
+            "axes": [{"name": "nvlink", "values": [false, true]},
+                     {"name": "placement", "values": ["local", "pooled"]}]})";
+        const perf::Study s = perf::readStudy(text, "amd.clabstudy", cat());
+        const perf::StudyRunner runner(s, cat(), perf::Calibration::builtin());
+        int kept = 0;
+        for (const perf::StudyRunner::Composition &c : runner.compositions()) {
+            if (!c.dropped.empty())
+                continue;
+            ++kept;
+            QVERIFY(c.platform);
+            QCOMPARE(c.platform->linkKey, std::string("nvlink-mesh"));
+            QVERIFY(std::abs(c.platform->ringGBps / 317.3 - 1) < 0.05);
+        }
+        QCOMPARE(kept, 1);
+        QCOMPARE(int(runner.compositions().size()), 4);
+    }
+
     void pointsAreTheModelsPredictions()
     {
         // A point is the model's prediction of the node its axes describe, nothing more.
