@@ -122,10 +122,14 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
         }
         // The collective library runs its mesh rings over the GPU links even where a pair's
         // PCIe switch alone would copy a little faster (one xGMI link against a Gen5 switch).
+        // Searched only while the mesh is still possible: a switch or PCIe shows at the first
+        // GPU, so other systems pay one search, not one a GPU.
+        if (!fullMesh)
+            continue;
         std::vector<Route> direct = router.gpuLinkPeers(s.host, from, others);
-        fullMesh = fullMesh && std::all_of(direct.begin(), direct.end(), [](const Route &r) {
-                       return r.kind == RouteKind::Nvlink && r.nodes.size() == 2;
-                   });
+        fullMesh = std::all_of(direct.begin(), direct.end(), [](const Route &r) {
+            return r.kind == RouteKind::Nvlink && r.nodes.size() == 2;
+        });
         if (fullMesh)
             pairRoutes.insert(pairRoutes.end(), std::make_move_iterator(direct.begin()),
                               std::make_move_iterator(direct.end()));
