@@ -139,6 +139,9 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
                              "Instead: fit the PCIe links' achieved fractions from the "
                              "host-to-device measurements in this experiment store");
     calibrateCmd->add_flag("--json", calibrate.json, "With --bandwidth: the fits as JSON");
+    calibrateCmd->add_option("--llm", calibrate.llmFiles,
+                             "Instead: fit the LLM planner's GEMM efficiency to published "
+                             "Megatron-LM runs (datasets/llm/*.json)");
 
     ValidateOptions validate;
     CLI::App *validateCmd = app.add_subcommand(

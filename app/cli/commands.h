@@ -45,6 +45,9 @@ struct CalibrateOptions
     // --bandwidth DB: fit the links' achieved fractions from the store's bandwidth measurements
     // instead (files are then not read; --out, when given, gets the fits as JSON).
     std::string bandwidthDb;
+    // --llm FILE...: fit the LLM planner's GEMM efficiency to published Megatron-LM runs instead
+    // (datasets/llm/*.json; --out gets datasets/llm_calibration.json's content).
+    std::vector<std::string> llmFiles;
     bool json = false;
 };
 int calibrateCommand(const CalibrateOptions &options, std::ostream &out, std::ostream &err);

@@ -6,6 +6,7 @@
 #include "cluster/topology.h"
 #include "design/design.h"
 #include "fabric/analysis.h"
+#include "llm/published.h"
 #include "perf/clusterplatform.h"
 #include "perf/fit.h"
 #include "perf/report.h"
@@ -296,12 +297,93 @@ int calibrateBandwidth(const CalibrateOptions &o, std::ostream &out, std::ostrea
     return 0;
 }
 
+// calibrate --llm FILES --out F: the LLM planner's one GEMM efficiency, fitted to every published
+// run of the tables, with each table's errors in the fit and held out (fitted on the others).
+int calibrateLlm(const CalibrateOptions &o, std::ostream &out, std::ostream &err)
+{
+    if (o.out.empty()) {
+        err << "composelab calibrate: --llm needs --out FILE (datasets/llm_calibration.json)\n";
+        return 2;
+    }
+    std::vector<std::vector<llm::PublishedRun>> tables;
+    std::vector<llm::PublishedRun> all;
+    try {
+        for (const std::string &file : o.llmFiles) {
+            tables.push_back(llm::readPublishedRuns(file));
+            all.insert(all.end(), tables.back().begin(), tables.back().end());
+        }
+    } catch (const std::exception &e) {
+        err << "composelab calibrate: " << e.what() << "\n";
+        return 1;
+    }
+    const auto errors = [](const std::vector<llm::PublishedRun> &runs, double efficiency) {
+        std::vector<llm::PublishedCheck> checks;
+        for (const llm::PublishedRun &r : runs)
+            checks.push_back(llm::checkPublished(r, efficiency));
+        return llm::summarize(checks);
+    };
+    const auto rounded = [](double x) { return std::round(x * 10000) / 10000; };
+    const double efficiency = llm::fitEfficiency(all);
+    OrderedJson inFit = OrderedJson::object(), heldOut = OrderedJson::object();
+    char line[200];
+    std::snprintf(line, sizeof line, "GEMM efficiency %.3f, fitted on %zu published runs\n",
+                  efficiency, all.size());
+    out << line;
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+        const std::string &name = tables[i].empty() ? o.llmFiles[i] : tables[i].front().table;
+        const llm::ErrorSummary in = errors(tables[i], efficiency);
+        inFit[name] = {
+            {"runs", in.runs}, {"meanError", rounded(in.mean)}, {"worstError", rounded(in.worst)}};
+        std::vector<llm::PublishedRun> others;
+        for (std::size_t k = 0; k < tables.size(); ++k) {
+            if (k != i)
+                others.insert(others.end(), tables[k].begin(), tables[k].end());
+        }
+        std::snprintf(line, sizeof line, "  %-16s %2d runs: mean %4.1f %%, largest %4.1f %%",
+                      name.c_str(), in.runs, 100 * in.mean, 100 * in.worst);
+        out << line;
+        if (!others.empty()) {
+            const double without = llm::fitEfficiency(others);
+            const llm::ErrorSummary held = errors(tables[i], without);
+            heldOut[name] = {{"gemmEfficiency", without},
+                             {"meanError", rounded(held.mean)},
+                             {"worstError", rounded(held.worst)}};
+            std::snprintf(line, sizeof line,
+                          "; held out (efficiency %.3f from the others): mean %4.1f %%, largest "
+                          "%4.1f %%",
+                          without, 100 * held.mean, 100 * held.worst);
+            out << line;
+        }
+        out << "\n";
+    }
+    OrderedJson j;
+    j["about"] = "The LLM planner's one GEMM efficiency (model/llm/LLM.md): the share of each "
+                 "GPU's measured GEMM rate that gives the least mean absolute error over the "
+                 "published Megatron-LM runs of the inputs, through the planner's own terms. "
+                 "Written by composelab calibrate --llm <inputs> --out <this file>.";
+    j["gemmEfficiency"] = efficiency;
+    j["fittedAt"] = today();
+    j["inputs"] = o.llmFiles;
+    j["inFit"] = std::move(inFit);
+    j["heldOut"] = std::move(heldOut);
+    try {
+        writeFileAtomically(o.out, j.dump(2) + "\n");
+    } catch (const std::exception &e) {
+        err << "composelab calibrate: " << e.what() << "\n";
+        return 1;
+    }
+    out << "Wrote " << o.out << "\n";
+    return 0;
+}
+
 } // namespace
 
 int calibrateCommand(const CalibrateOptions &o, std::ostream &out, std::ostream &err)
 {
     if (!o.bandwidthDb.empty())
         return calibrateBandwidth(o, out, err);
+    if (!o.llmFiles.empty())
+        return calibrateLlm(o, out, err);
     if (o.files.empty() || o.out.empty()) {
         err << "composelab calibrate: give the result tables and --out FILE (or --bandwidth DB "
                "to fit link fractions from bandwidth measurements)\n";

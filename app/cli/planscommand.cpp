@@ -7,7 +7,6 @@
 #include "fabric/analysis.h"
 #include "llm/plan.h"
 #include "llm/shape.h"
-#include "perf/calibration.h"
 #include "perf/platform.h"
 #include "util/inputerror.h"
 #include "util/jsonreader.h"
@@ -263,11 +262,8 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
         for (const llm::Evaluated &e : shown)
             printPlan(e, out);
     }
-    std::snprintf(buf, sizeof buf,
-                  "  compute at %.0f TFLOP/s (measured GEMM rate) x %.3f (GEMM efficiency of "
-                  "MLPerf GPT-3 with %s software, datasets/calibration.json)\n",
-                  hw.gemmFlops / 1e12, hw.efficiency,
-                  perf::Calibration::builtin().defaultSoftware.c_str());
+    std::snprintf(buf, sizeof buf, "  compute at %.0f TFLOP/s (measured GEMM rate) x %.3f (%s)\n",
+                  hw.gemmFlops / 1e12, hw.efficiency, hw.efficiencyOrigin.c_str());
     out << buf;
     for (const std::string &note : hw.notes)
         out << "  " << note << "\n";

@@ -2,6 +2,8 @@
 // sources: model/llm/LLM.md.
 #include "llm/plan.h"
 
+#include "llm/published.h"
+
 #include "catalog/catalog.h"
 #include "perf/calibration.h"
 #include "perf/gpurates.h"
@@ -122,14 +124,26 @@ Hardware computeOf(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
     hw.memoryBytes = gpu.memGB * double(1ull << 30);
     if (!rates.note.empty())
         hw.notes.push_back(rates.note);
-    // One constant for every transformer: the GEMM efficiency ComposeLab's calibration fits to
-    // MLPerf GPT-3 175B results (datasets/calibration.json, benchmark gpt3), with the software of
-    // the newest calibrated round, as `predict` runs GPT-3 by default.
-    const perf::Calibration &cal = perf::Calibration::builtin();
-    const perf::BenchParams *gpt3 = cal.params("gpt3");
-    const double software = cal.softwareFactor("gpt3", cal.defaultSoftware);
-    hw.efficiency
-        = std::min(1.0, (gpt3 ? gpt3->gemmEfficiency : cal.typical().gemmEfficiency) / software);
+    // One constant for every transformer: the GEMM efficiency fitted to Megatron-LM's published
+    // A100 runs through this model's own terms (`composelab calibrate --llm`,
+    // datasets/llm_calibration.json). Without it, MLPerf GPT-3's (datasets/calibration.json, with
+    // the newest calibrated round's software), a figure of model/perf's terms, not these.
+    if (const double fitted = fittedEfficiency(); fitted > 0) {
+        hw.efficiency = fitted;
+        hw.efficiencyOrigin = "GEMM efficiency fitted to Megatron-LM's published A100 runs, "
+                              "datasets/llm_calibration.json";
+        if (gpu.arch != "Ampere")
+            hw.notes.push_back("the GEMM efficiency was fitted on Ampere (A100) runs: on "
+                               + gpu.arch + " it is extrapolated");
+    } else {
+        const perf::Calibration &cal = perf::Calibration::builtin();
+        const perf::BenchParams *gpt3 = cal.params("gpt3");
+        const double software = cal.softwareFactor("gpt3", cal.defaultSoftware);
+        hw.efficiency = std::min(1.0, (gpt3 ? gpt3->gemmEfficiency : cal.typical().gemmEfficiency)
+                                          / software);
+        hw.efficiencyOrigin = "GEMM efficiency of MLPerf GPT-3 with " + cal.defaultSoftware
+                              + " software, datasets/calibration.json";
+    }
 
     return hw;
 }
@@ -406,7 +420,13 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
     const double stageFlops
         = mb * (layerFlops / double(s.layers) * layersPerStage + 3 * logitForwardFlops(s))
           / double(p.tensor);
-    const double computeMb = stageFlops / rate;
+    // The attention products move their score matrices through HBM as well as computing: the
+    // two add up (LLM.md, "Attention products").
+    const double productMb = layersPerStage
+                             * layerProductBytes(s, p.micro, p.tensor, p.recompute, p.attention)
+                             / hw.memBytesPerS;
+    const double computeMb = stageFlops / rate + productMb;
+    const double logitMb = mb * 3 * logitForwardFlops(s) / double(p.tensor) / rate;
     // Element-wise kernels stream their tensors through HBM, or as fast as the SMs issue them
     // where that is slower (LLM.md, "Element-wise traffic").
     const double crossEntropy
@@ -449,7 +469,9 @@ StepTime stepTime(const Shape &s, const Hardware &hw, const Plan &p)
     t.tensorComm = m * tensorMb;
     t.pipelineComm = m * pipelineMb;
     const double perMb = computeMb + elementwiseMb + tensorMb + pipelineMb;
-    t.bubble = double(p.pipeline - 1) / double(p.interleave) * perMb;
+    // The pipeline fills and drains through the other stages, which have no logits.
+    const double otherStageMb = perMb - logitMb - crossEntropy / hw.streamBytesPerS;
+    t.bubble = double(p.pipeline - 1) / double(p.interleave) * otherStageMb;
 
     // Data parallelism: the gradients all-reduced in buckets as backward produces them; what the
     // last micro-batch's backward cannot hide stays, at least the last bucket.

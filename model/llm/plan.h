@@ -44,13 +44,14 @@ struct Hardware
     std::string gpu;
     long long gpus = 0;
     long long gpusPerNode = 8;
-    double gemmFlops = 0;       // measured large-GEMM rate, 16-bit (perf/gpurates.h)
-    double peakFlops = 0;       // dense datasheet peak, for MFU and HFU
-    double efficiency = 0;      // share of gemmFlops a transformer layer reaches (LLM.md)
-    double memBytesPerS = 0;    // measured HBM bandwidth (optimizer step)
-    double streamBytesPerS = 0; // element-wise kernels: HBM, or the SMs where they bind
-    double memoryBytes = 0;     // HBM capacity
-    double intraBytesPerS = 0;  // one GPU's bandwidth to its node's others: NVLink, else PCIe
+    double gemmFlops = 0;         // measured large-GEMM rate, 16-bit (perf/gpurates.h)
+    double peakFlops = 0;         // dense datasheet peak, for MFU and HFU
+    double efficiency = 0;        // share of gemmFlops a transformer layer reaches (LLM.md)
+    std::string efficiencyOrigin; // where `efficiency` comes from, for the output
+    double memBytesPerS = 0;      // measured HBM bandwidth (optimizer step)
+    double streamBytesPerS = 0;   // element-wise kernels: HBM, or the SMs where they bind
+    double memoryBytes = 0;       // HBM capacity
+    double intraBytesPerS = 0;    // one GPU's bandwidth to its node's others: NVLink, else PCIe
     double intraLatencyS = 0;
     // A node whose GPUs are joined pair by pair (an AMD Instinct board's xGMI mesh): one link's
     // rate, so that a group of k of them moves at k - 1 links (0: a switch, any group at the full

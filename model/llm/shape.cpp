@@ -313,4 +313,19 @@ double layerElementwiseBytes(const Shape &s, long long micro, long long tensor, 
     return tokens * ((sequenceParallel ? hBytes / t : hBytes) + splitBytes / t);
 }
 
+double layerProductBytes(const Shape &s, long long micro, long long tensor, Recompute r,
+                         Attention attention)
+{
+    if (attention == Attention::Fused)
+        return 0;
+    // Forward: Q K^T writes the scores, the product with V reads the probabilities. Backward: the
+    // gradient of the probabilities is written (dO V^T), the probabilities read again (for dV),
+    // and the score gradients read twice (for dQ and dK). Recomputation runs the forward again.
+    const double forward = 2 + 2;
+    const double backward = 2 + 2 + 2 + 2;
+    const double again = r == Recompute::None ? 0 : forward;
+    const double scores = double(s.heads) * double(s.seq) * double(s.seq) * double(micro);
+    return (forward + backward + again) * scores / double(tensor);
+}
+
 } // namespace clab::llm

@@ -74,4 +74,10 @@ double layerActivationBytes(const Shape &s, long long micro, long long tensor, R
 double layerElementwiseBytes(const Shape &s, long long micro, long long tensor, Recompute r,
                              bool sequenceParallel, Attention attention = Attention::Unfused);
 
+// HBM bytes one GPU's attention products (Q K^T and the probabilities times V) of one layer move
+// for one micro-batch: the a x s x s score matrices they write and read, 2 B a score and pass;
+// none when attention is fused (LLM.md, "Attention products").
+double layerProductBytes(const Shape &s, long long micro, long long tensor, Recompute r,
+                         Attention attention = Attention::Unfused);
+
 } // namespace clab::llm

@@ -79,6 +79,7 @@ private Q_SLOTS:
     void validateRecordedSamples();
     void validateSavesForParity();
     void calibrateWritesReadableFile();
+    void calibrateLlm();
     void validateReference_data();
     void validateReference();
 };
@@ -345,6 +346,33 @@ void TestPerfCli::calibrateWritesReadableFile()
     QCOMPARE(v.status, 0);
     const auto j = nlohmann::json::parse(v.out);
     QVERIFY(rowAt(j.at("rows"), csv + ":2")->at("predicted_minutes").is_number());
+}
+
+void TestPerfCli::calibrateLlm()
+{
+    // calibrate --llm fits the planner's GEMM efficiency to the published Megatron-LM runs and
+    // writes what the shipped datasets/llm_calibration.json holds.
+    QTemporaryDir dir;
+    const std::string out = dir.filePath(QStringLiteral("llm.json")).toStdString();
+    const std::string tables = COMPOSELAB_SOURCE_DIR "/datasets/llm/";
+    const Outcome r = run({"calibrate", "--llm", tables + "korthikanti2022.json",
+                           tables + "narayanan2021.json", "--out", out});
+    QCOMPARE(r.status, 0);
+    QVERIFY2(r.out.find("held out") != std::string::npos, r.out.c_str());
+    const auto fitted = nlohmann::json::parse(clab::readTextFile(out));
+    const auto shipped = nlohmann::json::parse(
+        clab::readTextFile(COMPOSELAB_SOURCE_DIR "/datasets/llm_calibration.json"));
+    QCOMPARE(fitted.at("gemmEfficiency").get<double>(), shipped.at("gemmEfficiency").get<double>());
+    QCOMPARE(fitted.at("heldOut").size(), std::size_t(2));
+
+    // Without --out it is a usage error; a broken table names its file and leaves --out alone.
+    QCOMPARE(run({"calibrate", "--llm", tables + "narayanan2021.json"}).status, 2);
+    const std::string broken = dir.filePath(QStringLiteral("broken.json")).toStdString();
+    writeFile(broken, "{\"rows\": [");
+    const Outcome bad = run({"calibrate", "--llm", broken, "--out", out});
+    QCOMPARE(bad.status, 1);
+    QVERIFY2(bad.err.find("broken.json") != std::string::npos, bad.err.c_str());
+    QCOMPARE(nlohmann::json::parse(clab::readTextFile(out)), fitted);
 }
 
 void TestPerfCli::validateReference_data()

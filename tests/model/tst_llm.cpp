@@ -54,6 +54,7 @@ private Q_SLOTS:
     void activationMemory();
     void memoryPerGpu();
     void elementwiseTraffic();
+    void attentionProducts();
     void bubble();
     void tensorCommunication();
     void pcieWithoutNvlink();
@@ -241,18 +242,66 @@ void TestLlm::elementwiseTraffic()
             < share(stepTime(narrow, a100(8), plan(8, 1, 1, 1, Recompute::Selective, true, 0, 4))));
 }
 
+void TestLlm::attentionProducts()
+{
+    // Unfused, Q K^T writes its a x s x s scores and the product with V reads them back: 4 B a
+    // score forward, 8 B backward (dP written, P read for dV, dS read for dQ and for dK), 4 B more
+    // when recomputation runs the forward again. GPT-3 175B (a 96, s 2,048), one sequence, T8:
+    // 96 x 2,048^2 / 8 = 50,331,648 scores a GPU.
+    const Shape gpt3 = parseShape("gpt3-175b");
+    const double scores = 96 * 2048.0 * 2048 / 8;
+    QCOMPARE(layerProductBytes(gpt3, 1, 8, Recompute::None), 12 * scores);
+    QCOMPARE(layerProductBytes(gpt3, 1, 8, Recompute::Selective), 16 * scores);
+    QCOMPARE(layerProductBytes(gpt3, 2, 8, Recompute::Full), 2 * 16 * scores);
+    QCOMPARE(layerProductBytes(gpt3, 1, 8, Recompute::Selective, Attention::Fused), 0.0);
+
+    // Their rate then follows the head width d, as measured: nearly all memory at d = 64, nearly
+    // all matrix at d = 160. EleutherAI's A100 sweep (Anthony et al. 2024, arXiv 2401.14489;
+    // EleutherAI/cookbook @fb3e361 sizing/results/transformer_data/h_sweep.out: fp16, 128 heads,
+    // micro-batch 4, s 2,048, tensor-parallel 8) times Q K^T and the product with V at 57.6 and
+    // 77.1 TFLOP/s (d 64), 76.4 and 102.2 (96), 92.6 and 134.4 (128), 104.4 and 139.7 (160): the
+    // pair's rate (equal FLOPs: the harmonic mean) is 65.9, 87.4, 110.0 and 119.6. The model's
+    // (the step's product FLOPs over their time: at the GEMM rate plus the score traffic, 1 B
+    // for every d FLOPs in each pass) is within 12 % of each: 72, 93, 108 and 120.
+    const Hardware hw = a100(8);
+    const double rate = hw.gemmFlops * hw.efficiency;
+    const std::pair<int, double> measured[]
+        = {{64, 65.9e12}, {96, 87.4e12}, {128, 110.0e12}, {160, 119.6e12}};
+    for (const auto &[d, tflops] : measured) {
+        const Shape s
+            = parseShape("llm:layers=1,hidden=" + std::to_string(128 * d) + ",heads=128,seq=2048");
+        const Plan one = plan(8, 1, 1, 4, Recompute::None, false, 0, 4);
+        Plan fused = one;
+        fused.attention = Attention::Fused;
+        // The products' memory time is what the compute term loses when attention is fused.
+        const double memory = stepTime(s, hw, one).compute - stepTime(s, hw, fused).compute;
+        const double flops = 3 * attentionProductFlops(s) * 4 / 8; // 3 passes, 4 sequences, T8
+        const double model = flops / (flops / rate + memory);
+        QVERIFY2(std::abs(model / tflops - 1) < 0.12,
+                 qPrintable(QStringLiteral("d %1: %2 TFLOP/s model, %3 measured")
+                                .arg(d)
+                                .arg(model / 1e12)
+                                .arg(tflops / 1e12)));
+    }
+}
+
 void TestLlm::bubble()
 {
-    // 1F1B: (P - 1)/(V m) of the pipeline's busy time. T8 P8 on 512 GPUs: d = 8, batch 1,536,
-    // local batch 192, micro-batch 1: m = 192, bubble 7/192; interleaved V = 2: 7/384.
+    // 1F1B: (P - 1)/(V m) of the busy time of a stage without the logits (the pipeline fills
+    // and drains through those). T8 P8 on 512 GPUs: d = 8, batch 1,536, local batch 192,
+    // micro-batch 1: m = 192, bubble 7/192; interleaved V = 2: 7/384. The last stage's logits
+    // take 3 x 2 s h V / 8 FLOPs a micro-batch at the GEMM rate, and its cross entropy 16 s V / 8
+    // bytes at the element-wise rate.
     const Shape gpt3 = parseShape("gpt3-175b");
     const Hardware hw = a100(512);
+    const double logits = 3 * 2 * 2048.0 * 12288 * 51200 / 8 / (hw.gemmFlops * hw.efficiency)
+                          + 16 * 2048.0 * 51200 / 8 / hw.streamBytesPerS;
     for (const long long v : {1LL, 2LL}) {
         const StepTime t
             = stepTime(gpt3, hw, plan(8, 8, v, 1, Recompute::Selective, true, 1, 1536));
         QCOMPARE(t.microBatches, 192LL);
         const double busy = t.compute + t.elementwise + t.tensorComm + t.pipelineComm;
-        QVERIFY(near(t.bubble / busy, 7.0 / (192.0 * double(v))));
+        QVERIFY(near(t.bubble / (busy - 192 * logits), 7.0 / (192.0 * double(v))));
         QVERIFY(t.total > busy + t.bubble);
         QVERIFY(t.mfu > 0 && t.mfu < t.hfu && t.hfu < 1);
     }

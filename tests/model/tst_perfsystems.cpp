@@ -3,8 +3,6 @@
 // kind of machine.
 #include "model/perftest.h"
 
-#include "llm/plan.h"
-
 using namespace clab;
 using namespace clab::perftest;
 
@@ -23,7 +21,6 @@ private Q_SLOTS:
     void singleGpuResNet50();
     void hopperOverAmpere_data();
     void hopperOverAmpere();
-    void plannerEfficiencyIsPredicts();
     void newerNodeTrainsFaster();
     void scalingShape();
     void amdInstinctLlamaLora_data();
@@ -346,23 +343,6 @@ void TestPerfSystems::newerNodeTrainsFaster()
         }
     }
     QVERIFY(compared >= 15);
-}
-
-void TestPerfSystems::plannerEfficiencyIsPredicts()
-{
-    // The LLM planner's one GEMM efficiency is what `predict` reaches for MLPerf GPT-3 with its
-    // default software (the newest calibrated round), not the fit's factor-1 value, which moves
-    // whenever a round factor the benchmarks share does.
-    perf::SystemSpec spec;
-    spec.gpu = "A100-SXM4-80GB";
-    spec.gpusPerNode = 8;
-    spec.intraNode = perf::IntraNode::NvSwitch;
-    const workload::Workload &gpt3 = builtinWorkload("gpt3");
-    const perf::Prediction r = predictBuiltin(perf::platformOf(spec, cat()), gpt3, 1536);
-    QCOMPARE(r.software, perf::Calibration::builtin().defaultSoftware);
-    const llm::Hardware hw = llm::hardwareOf(cat(), "A100-SXM4-80GB", 8, 8, 200);
-    QVERIFY2(std::abs(hw.efficiency / r.gemmEfficiency - 1) < 1e-12,
-             qPrintable(QStringLiteral("%1 vs %2").arg(hw.efficiency).arg(r.gemmEfficiency)));
 }
 
 void TestPerfSystems::scalingShape()
