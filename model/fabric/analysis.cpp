@@ -189,9 +189,11 @@ SystemTables tablesOf(const Fabric &fabric, Router &router, const design::System
 
     // A step's transfers, for the performance model: each GPU sends its gradients to the
     // next and its share of the inter-node traffic to a NIC (rail-style, GPU i to NIC
-    // i mod NICs), receives its input from host memory, and the drives feed host memory.
+    // i mod NICs), receives its input from host memory, and the drives feed host memory. On a
+    // full mesh the collective runs a ring over each of a GPU's links, so its gradients go to
+    // every other GPU at once, each pair's direct route carrying a share (perf/model.cpp).
     StepFlowsBuilder step;
-    for (const Route &r : ringRoutes)
+    for (const Route &r : fullMesh ? pairRoutes : ringRoutes)
         step.add(FlowClass::Ring, r);
     for (const Route &r : h2d)
         step.add(FlowClass::Input, r);

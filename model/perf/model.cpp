@@ -349,8 +349,11 @@ Prediction predictWith(const Platform &platform, const workload::Workload &w, in
     out.loader = synthetic ? request.loader : load ? load->name : std::string();
     const double nodeSamples = out.localBatch * perNode;
     ClassTimes bytes{};
-    bytes[std::size_t(fabric::FlowClass::Ring)]
-        = ringSize > 1 ? 2.0 * (ringSize - 1) / ringSize * grad : 0;
+    const double ringBytes = ringSize > 1 ? 2.0 * (ringSize - 1) / ringSize * grad : 0;
+    // On a full mesh the fabric's ring flows are the direct pairs, all sending at once: a GPU's
+    // bytes split over the k - 1 links to the others of its group.
+    const bool mesh = platform.meshPairGBps > 0 && ringSize > 1;
+    bytes[std::size_t(fabric::FlowClass::Ring)] = mesh ? ringBytes / (ringSize - 1) : ringBytes;
     bytes[std::size_t(fabric::FlowClass::Input)]
         = out.localBatch
           * ((load ? load->hostToDeviceBytesPerSample : 0)
@@ -390,7 +393,7 @@ Prediction predictWith(const Platform &platform, const workload::Workload &w, in
         // A platform without its flows (made by hand): each class alone at its own bandwidth.
         const auto ring = std::size_t(fabric::FlowClass::Ring);
         const auto input = std::size_t(fabric::FlowClass::Input);
-        took[ring] = platform.ringGBps > 0 ? bytes[ring] / (platform.ringGBps * 1e9) : 0;
+        took[ring] = platform.ringGBps > 0 ? ringBytes / (platform.ringGBps * 1e9) : 0;
         took[input] = platform.h2dGBps > 0 ? bytes[input] / (platform.h2dGBps * 1e9) : 0;
         copyS = took[input];
     }

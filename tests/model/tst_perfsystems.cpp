@@ -26,6 +26,7 @@ private Q_SLOTS:
     void amdInstinctLlamaLora_data();
     void amdInstinctLlamaLora();
     void meshGroupsUseTheirLinks();
+    void meshGradientsUseEveryLink();
 };
 
 void TestPerfSystems::sharedUplinkSlowsInput()
@@ -501,6 +502,27 @@ void TestPerfSystems::meshGroupsUseTheirLinks()
         = perf::predict(perf::platformOf(spec, cat()), builtinWorkload("resnet50"), 2048,
                         perf::Precision::Tf32, perf::Calibration::builtin());
     QVERIFY(std::isfinite(tf32.stepS) && tf32.stepS > 0);
+}
+
+void TestPerfSystems::meshGradientsUseEveryLink()
+{
+    // Data-parallel gradients on a full mesh go to the 7 other GPUs at once, a ring over each of
+    // a GPU's links (RCCL's all-reduce on 8 MI300X: 317 GB/s, the 7 links'): BERT-Large's
+    // all-reduce moves 2 x 7/8 of its fp16 gradients at 7 xGMI links, plus 14 hops' latency. One
+    // ring over the board would move them at one link.
+    perf::SystemSpec spec;
+    spec.gpu = "MI300X-OAM-192GB";
+    spec.gpusPerNode = 8;
+    spec.intraNode = perf::IntraNode::NvlinkMesh;
+    const perf::Platform mesh = perf::platformOf(spec, cat());
+    const workload::Workload &w = builtinWorkload("bert_large");
+    const perf::Prediction p
+        = perf::predict(mesh, w, 64, perf::Precision::Fp16, perf::Calibration::builtin());
+    const double grad = w.allreduceParameters * 2;
+    const double expected
+        = 2 * 7.0 / 8 * grad / (7 * mesh.meshPairGBps * 1e9) + 2 * 7 * mesh.ringLatencyUs * 1e-6;
+    QVERIFY2(std::abs(p.allreduceS / expected - 1) < 0.02,
+             qPrintable(QStringLiteral("%1 s, expected %2 s").arg(p.allreduceS).arg(expected)));
 }
 
 QTEST_APPLESS_MAIN(TestPerfSystems)
