@@ -131,17 +131,25 @@ int parseAndRun(int argc, const char *const *argv, std::ostream &out, std::ostre
     CLI::App *calibrateCmd = app.add_subcommand(
         "calibrate", "Fit the model's efficiency factors to recorded results (MLPerf or "
                      "throughput CSV tables)");
-    calibrateCmd->add_option("csv", calibrate.files, "Result tables");
+    CLI::Option *csvOpt = calibrateCmd->add_option("csv", calibrate.files, "Result tables");
     calibrateCmd->add_option("--out", calibrate.out, "Calibration file to write");
     bool noCv = false;
-    calibrateCmd->add_flag("--no-cross-validation", noCv, "Skip the (slower) cross-validation");
-    calibrateCmd->add_option("--bandwidth", calibrate.bandwidthDb,
-                             "Instead: fit the PCIe links' achieved fractions from the "
-                             "host-to-device measurements in this experiment store");
-    calibrateCmd->add_flag("--json", calibrate.json, "With --bandwidth: the fits as JSON");
-    calibrateCmd->add_option("--llm", calibrate.llmFiles,
-                             "Instead: fit the LLM planner's GEMM efficiency to published "
-                             "Megatron-LM runs (datasets/llm/*.json)");
+    CLI::Option *noCvOpt = calibrateCmd->add_flag("--no-cross-validation", noCv,
+                                                  "Skip the (slower) cross-validation");
+    CLI::Option *bandwidthOpt
+        = calibrateCmd->add_option("--bandwidth", calibrate.bandwidthDb,
+                                   "Instead: fit the PCIe links' achieved fractions from the "
+                                   "host-to-device measurements in this experiment store");
+    CLI::Option *jsonOpt
+        = calibrateCmd->add_flag("--json", calibrate.json, "With --bandwidth: the fits as JSON");
+    calibrateCmd
+        ->add_option("--llm", calibrate.llmFiles,
+                     "Instead: fit the LLM planner's GEMM efficiency to published Megatron-LM "
+                     "runs (datasets/llm/*.json)")
+        ->excludes(csvOpt)
+        ->excludes(noCvOpt)
+        ->excludes(bandwidthOpt)
+        ->excludes(jsonOpt);
 
     ValidateOptions validate;
     CLI::App *validateCmd = app.add_subcommand(

@@ -322,8 +322,15 @@ int calibrateLlm(const CalibrateOptions &o, std::ostream &out, std::ostream &err
             checks.push_back(llm::checkPublished(r, efficiency));
         return llm::summarize(checks);
     };
+    if (all.empty()) {
+        err << "composelab calibrate: the tables hold no published run to fit\n";
+        return 1;
+    }
     const auto rounded = [](double x) { return std::round(x * 10000) / 10000; };
     const double efficiency = llm::fitEfficiency(all);
+    if (efficiency <= 0.5 || efficiency >= 1.0)
+        err << "composelab calibrate: the efficiency sits at the edge of the range searched "
+               "(0.5-1): the runs ask for more than one factor can give\n";
     OrderedJson inFit = OrderedJson::object(), heldOut = OrderedJson::object();
     char line[200];
     std::snprintf(line, sizeof line, "GEMM efficiency %.3f, fitted on %zu published runs\n",
@@ -358,8 +365,8 @@ int calibrateLlm(const CalibrateOptions &o, std::ostream &out, std::ostream &err
     }
     OrderedJson j;
     j["about"] = "The LLM planner's one GEMM efficiency (model/llm/LLM.md): the share of each "
-                 "GPU's measured GEMM rate that gives the least mean absolute error over the "
-                 "published Megatron-LM runs of the inputs, through the planner's own terms. "
+                 "GPU's measured GEMM rate, through the planner's own terms, whose worst input "
+                 "table (one publication of Megatron-LM runs) has the least mean absolute error. "
                  "Written by composelab calibrate --llm <inputs> --out <this file>.";
     j["gemmEfficiency"] = efficiency;
     j["fittedAt"] = today();

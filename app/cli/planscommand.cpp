@@ -223,6 +223,7 @@ int plansCommand(const PlansOptions &o, std::ostream &out, std::ostream &err)
             j["system"] = where;
         j["global_batch"] = batch;
         j["gemm_efficiency"] = hw.efficiency;
+        j["gemm_efficiency_origin"] = hw.efficiencyOrigin;
         j["valid_plans"] = valid;
         j["not_fitting"] = tooLarge;
         j["notes"] = hw.notes;

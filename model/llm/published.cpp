@@ -3,6 +3,7 @@
 #include "catalog/catalog.h"
 #include "util/embedded.h"
 #include "util/fileio.h"
+#include "util/inputerror.h"
 #include "util/jsonreader.h"
 
 #include <algorithm>
@@ -20,6 +21,22 @@ constexpr const char *kGpu = "A100-SXM4-80GB";
 long long count(ObjectReader &r, const char *key)
 {
     return r.integer(key, 1);
+}
+
+// A run the model cannot price is bad input: a plan that breaks a rule, or none that fits.
+void mustPrice(const PublishedRun &run, const std::string &path, std::size_t row)
+{
+    PublishedCheck c;
+    try {
+        c = checkPublished(run);
+    } catch (const PlanError &e) {
+        throw InputError(path, childPointer("/rows", row),
+                         std::string("the plan breaks a rule: ") + e.what());
+    }
+    if (!c.fits)
+        throw InputError(path, childPointer("/rows", row),
+                         "no plan of the published sizes fits in the memory of an "
+                             + std::string(kGpu));
 }
 
 } // namespace
@@ -52,6 +69,7 @@ std::vector<PublishedRun> readPublishedRuns(const std::string &path)
             run.throughput = true;
             run.published = r.positive("tflops");
             r.finish();
+            mustPrice(run, path, i);
             runs.push_back(run);
             continue;
         }
@@ -71,6 +89,8 @@ std::vector<PublishedRun> readPublishedRuns(const std::string &path)
         r.positive("mfu");
         r.positive("hfu");
         r.finish();
+        mustPrice(run, path, i);
+        mustPrice(full, path, i);
         runs.push_back(run);
         runs.push_back(full);
     }
@@ -163,7 +183,8 @@ double fittedEfficiency()
         for (const EmbeddedFile &f : embeddedFiles()) {
             if (f.path == "datasets/llm_calibration.json") {
                 const Json j = parseJson(f.text, std::string(f.path));
-                return j.at("gemmEfficiency").get<double>();
+                const double e = j.at("gemmEfficiency").get<double>();
+                return e > 0 && e <= 1 ? e : 0.0; // outside (0, 1]: not an efficiency
             }
         }
         return 0.0;

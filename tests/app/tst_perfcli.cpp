@@ -365,8 +365,18 @@ void TestPerfCli::calibrateLlm()
     QCOMPARE(fitted.at("gemmEfficiency").get<double>(), shipped.at("gemmEfficiency").get<double>());
     QCOMPARE(fitted.at("heldOut").size(), std::size_t(2));
 
-    // Without --out it is a usage error; a broken table names its file and leaves --out alone.
+    // Without --out, or beside another kind of fit, it is a usage error; a broken or empty table
+    // names its file and leaves --out alone.
     QCOMPARE(run({"calibrate", "--llm", tables + "narayanan2021.json"}).status, 2);
+    QCOMPARE(
+        run({"calibrate", "--llm", tables + "narayanan2021.json", "--bandwidth", out, "--out", out})
+            .status,
+        2);
+    const std::string empty = dir.filePath(QStringLiteral("empty.json")).toStdString();
+    writeFile(empty, R"({"about": "a", "source": "b", "rows": []})");
+    const Outcome none = run({"calibrate", "--llm", empty, "--out", out});
+    QCOMPARE(none.status, 1);
+    QVERIFY2(none.err.find("no published run") != std::string::npos, none.err.c_str());
     const std::string broken = dir.filePath(QStringLiteral("broken.json")).toStdString();
     writeFile(broken, "{\"rows\": [");
     const Outcome bad = run({"calibrate", "--llm", broken, "--out", out});
