@@ -34,6 +34,12 @@ constexpr double kLogitBytes = 4;                     // fp32 logits for the cro
 // 157 GB/s bus bandwidth at 32 MiB, 235 GB/s at 8 GiB) gives n½ = 10 MB within 12 % of every
 // size. Applied to every collective: tensor-parallel messages are tens of MB, where it matters.
 constexpr double kCollectiveHalfBytes = 10e6;
+// The same fit levels at 224 GB/s of bus bandwidth, 85 % of the 264 GB/s the links carry point to
+// point (p2pBandwidthLatencyTest, catalog nvlink3): NCCL's ring over an NVSwitch baseboard of A100s
+// reduces and forwards, and does not reach the links' copy rate. Only NVLink 3 has this
+// measurement; Hopper's and Blackwell's switches reduce in the switch (NVLink SHARP), a different
+// ratio not measured here, so they keep the links' rate.
+constexpr double kNvlink3CollectiveShare = 224.0 / 264.0;
 // Megatron-LM's vocabulary-parallel cross entropy reads the fp32 logits three times (max, sum of
 // exponentials, gradient) and writes their gradient once: 16 B a token and vocabulary entry.
 constexpr double kCrossEntropyBytes = 16;
@@ -206,11 +212,17 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
                 + std::to_string(gpu->nvlinkGen) + " switch system in the catalog (" + largest->id
                 + ") joins " + std::to_string(largest->gpus) + " " + std::string(gpuId)
                 + "; plan with " + std::to_string(largest->gpus) + " or fewer a node");
-        hw.intraBytesPerS = nvlink->achievedGBps(gpu->peerLinks) * 1e9;
+        hw.intraBytesPerS = nvlink->achievedGBps(gpu->peerLinks) * 1e9
+                            * (gpu->nvlinkGen == 3 ? kNvlink3CollectiveShare : 1);
         hw.intraLatencyS = 2 * nvlink->latencyUs * 1e-6; // through the NVSwitch: two links
         hw.notes.push_back("the " + std::to_string(gpusPerNode)
                            + " GPUs of a node (NVLink domain) joined all-to-all by NVSwitch, "
                            + std::to_string(gpu->peerLinks) + " " + nvlink->id + " links each");
+        if (gpu->nvlinkGen == 3)
+            hw.notes.push_back(
+                "NCCL's all-reduce over them reaches "
+                + std::to_string(int(std::lround(hw.intraBytesPerS / 1e9)))
+                + " GB/s a GPU (nccl-tests on 8 A100s), 85 % of the links' copy rate");
     } else if (const catalog::LinkKind *pcie = catalog.pcieLink(gpu->pcie.gen, gpu->pcie.lanes)) {
         hw.intraBytesPerS = pcie->achievedGBps() * 1e9;
         hw.intraLatencyS = pcie->latencyUs * 1e-6;
@@ -233,9 +245,11 @@ Hardware hardwareOf(const perf::Platform &platform, long long nodes)
     hw.gpus = platform.gpusPerNode * nodes;
     // Inside the system: the fabric analysis's ring, every GPU sending to the next at once, as a
     // tensor-parallel all-reduce does; its slowest hop's latency.
-    hw.intraBytesPerS = platform.ringGBps * 1e9;
-    hw.intraLatencyS = platform.ringLatencyUs * 1e-6;
     const catalog::Gpu &gpu = *platform.gpu;
+    hw.intraBytesPerS
+        = platform.ringGBps * 1e9
+          * (platform.linkKey == "nvswitch" && gpu.nvlinkGen == 3 ? kNvlink3CollectiveShare : 1);
+    hw.intraLatencyS = platform.ringLatencyUs * 1e-6;
     hw.intraLinkBytesPerS = platform.meshPairGBps * 1e9;
     if (hw.intraBytesPerS <= 0 && platform.gpusPerNode > 1) {
         // No ring found between the system's GPUs: take the GPU's own PCIe link, and say so.
@@ -256,6 +270,14 @@ Hardware hardwareOf(const perf::Platform &platform, long long nodes)
                   platform.gpusPerNode, platform.ringGBps,
                   platform.linkKey.empty() ? "no link" : platform.linkKey.c_str());
     hw.notes.push_back(line);
+    if (hw.intraBytesPerS < platform.ringGBps * 1e9) {
+        std::snprintf(
+            line, sizeof line,
+            "NCCL's all-reduce over NVLink 3 switches reaches %.0f GB/s of it (nccl-tests "
+            "on 8 A100s)",
+            hw.intraBytesPerS / 1e9);
+        hw.notes.push_back(line);
+    }
     if (nodes > 1) {
         std::snprintf(line, sizeof line, "%lld such systems, %.1f GB/s of network each", nodes,
                       platform.networkGBps);

@@ -115,11 +115,12 @@ void TestLlmValidation::heldOutPublication_data()
     QTest::addColumn<QString>("fittedOn");
     QTest::addColumn<double>("recordedMean");
     QTest::addColumn<double>("recordedWorst");
-    // Recorded 2026-12-07 (the publications disagree by 10 % on the same 530B layers).
+    // Recorded 2026-12-07 (the publications disagree by 10 % on the same 530B layers): 8.0 / 14.3 %
+    // and 7.3 / 10.5 %.
     QTest::newRow("Korthikanti 2022")
-        << QStringLiteral("korthikanti2022") << QStringLiteral("narayanan2021") << 0.093 << 0.166;
+        << QStringLiteral("korthikanti2022") << QStringLiteral("narayanan2021") << 0.081 << 0.144;
     QTest::newRow("Narayanan 2021")
-        << QStringLiteral("narayanan2021") << QStringLiteral("korthikanti2022") << 0.081 << 0.122;
+        << QStringLiteral("narayanan2021") << QStringLiteral("korthikanti2022") << 0.074 << 0.106;
 }
 
 void TestLlmValidation::heldOutPublication()
