@@ -28,6 +28,12 @@ void mustPrice(const PublishedRun &run, const std::string &path, std::size_t row
 {
     PublishedCheck c;
     try {
+        // A tuned run's sizes must keep the rules at micro-batch 1 without interleaving at least.
+        const Hardware hw = hardwareOf(catalog::Catalog::builtin(), kGpu, run.gpus, 8, 200);
+        Plan base = run.plan;
+        if (run.tuned)
+            base.micro = base.interleave = 1;
+        checkPlan(run.shape, hw, base);
         c = checkPublished(run);
     } catch (const PlanError &e) {
         throw InputError(path, childPointer("/rows", row),

@@ -56,8 +56,8 @@ private Q_SLOTS:
     void efficiencyIsTheFit();
     void heldOutPublication_data();
     void heldOutPublication();
+    void badTable_data();
     void badTable();
-    void badPlan();
 };
 
 void TestLlmValidation::publishedRuns_data()
@@ -142,45 +142,45 @@ void TestLlmValidation::heldOutPublication()
     QVERIFY2(s.mean <= recordedMean && s.worst <= recordedWorst, "worse than recorded");
 }
 
+void TestLlmValidation::badTable_data()
+{
+    QTest::addColumn<QByteArray>("rows");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("no published figure")
+        << QByteArray(R"({"preset": "megatron-22b", "gpus": 8, "tensor": 8, "pipeline": 1,
+            "interleave": 1, "micro": 4, "globalBatch": 4, "fullRecomputeS": 1.42, "mfu": 0.4,
+            "hfu": 0.4})")
+        << QStringLiteral("iterationS");
+    QTest::newRow("plan breaks a rule")
+        << QByteArray(R"({"heads": 24, "hidden": 2304, "layers": 24, "tensor": 3, "pipeline": 1,
+            "gpus": 8, "batch": 512, "tflops": 137})")
+        << QStringLiteral("the plan breaks a rule");
+    QTest::newRow("no plan fits") << QByteArray(
+        R"({"heads": 160, "hidden": 25600, "layers": 128, "tensor": 1,
+            "pipeline": 1, "gpus": 8, "batch": 8, "tflops": 100})")
+                                  << QStringLiteral("no plan of the published sizes fits");
+}
+
 void TestLlmValidation::badTable()
 {
-    // A row without its published figure is refused with the file and the row named.
+    // A row the model cannot read or price is bad input naming the file and the row.
+    QFETCH(QByteArray, rows);
+    QFETCH(QString, expected);
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("broken.json")).toStdString();
     QFile f(QString::fromStdString(path));
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"about": "a", "source": "b", "rows": [
-        {"preset": "megatron-22b", "gpus": 8, "tensor": 8, "pipeline": 1, "interleave": 1,
-         "micro": 4, "globalBatch": 4, "fullRecomputeS": 1.42, "mfu": 0.4, "hfu": 0.4}]})");
+    f.write(R"({"about": "a", "source": "b", "rows": [)" + rows + "]}");
     f.close();
     try {
         readPublishedRuns(path);
-        QFAIL("a row without iterationS was read");
-    } catch (const std::exception &e) {
+        QFAIL("the row was read");
+    } catch (const InputError &e) {
         const std::string what = e.what();
         QVERIFY2(what.find("broken.json") != std::string::npos
                      && what.find("/rows/0") != std::string::npos
-                     && what.find("iterationS") != std::string::npos,
+                     && what.find(expected.toStdString()) != std::string::npos,
                  e.what());
-    }
-}
-
-void TestLlmValidation::badPlan()
-{
-    // A run whose plan breaks a rule, or that no plan fits, is bad input naming the row.
-    QTemporaryDir dir;
-    const std::string path = dir.filePath(QStringLiteral("plan.json")).toStdString();
-    QFile f(QString::fromStdString(path));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"about": "a", "source": "b", "rows": [
-        {"heads": 24, "hidden": 2304, "layers": 24, "tensor": 3, "pipeline": 1, "gpus": 8,
-         "batch": 512, "tflops": 137}]})");
-    f.close();
-    try {
-        readPublishedRuns(path);
-        QFAIL("a tensor size that does not divide the GPUs was read");
-    } catch (const InputError &e) {
-        QVERIFY2(std::string(e.what()).find("/rows/0") != std::string::npos, e.what());
     }
 }
 
