@@ -395,8 +395,11 @@ private:
             const catalog::Gpu *g = m_c.gpu(m_index.device(id)->model);
             if (g && links > g->peerLinks)
                 add(Severity::Error,
-                    quoted(id) + " has " + std::to_string(links) + " NVLink links attached, but a "
-                        + g->name + " has " + std::to_string(g->peerLinks),
+                    quoted(id) + " has " + std::to_string(links) + " "
+                        + (g->peerLink.rfind("nvlink", 0) == 0 ? std::string("NVLink")
+                                                               : gpuLinkWords(g->peerLink))
+                        + " links attached, but a " + g->name + " has "
+                        + std::to_string(g->peerLinks),
                     {id});
         }
         for (const auto &[id, gpus] : gpusAtNvSwitch) {

@@ -241,6 +241,10 @@ void TestRules::finding_data()
         << gpuPair("A100-PCIe-40GB", "nvlink3", 13) << error
         << "\"g0\" has 13 NVLink links attached, but a NVIDIA A100 PCIe 40 GB has 12"
         << ids({"g0"});
+    QTest::newRow("too many xGMI links") // AMD's links by their own name, not NVLink
+        << gpuPair("MI300X-OAM-192GB", "xgmi-mi300", 8) << error
+        << "\"g0\" has 8 xgmi-mi300 links attached, but a AMD Instinct MI300X OAM 192 GB has 7"
+        << ids({"g0"});
     d = gpuPair("A100-PCIe-40GB", "nvlink3", 12);
     d.links.push_back({"h/cpu0", "g1", "nvlink3", 1});
     QTest::newRow("NVLink to a host socket")
