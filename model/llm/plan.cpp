@@ -5,7 +5,6 @@
 #include "llm/published.h"
 
 #include "catalog/catalog.h"
-#include "perf/calibration.h"
 #include "perf/gpurates.h"
 #include "perf/platform.h"
 
@@ -40,6 +39,17 @@ constexpr double kCollectiveHalfBytes = 10e6;
 // measurement; Hopper's and Blackwell's switches reduce in the switch (NVLink SHARP), a different
 // ratio not measured here, so they keep the links' rate.
 constexpr double kNvlink3CollectiveShare = 224.0 / 264.0;
+
+// What NCCL's all-reduce keeps of an NVSwitch system's link rate on this GPU, and the note that
+// says so (none where it keeps it all).
+double switchCollectiveShare(const catalog::Gpu &gpu, std::vector<std::string> &notes)
+{
+    if (gpu.nvlinkGen != 3)
+        return 1;
+    notes.push_back("NCCL's all-reduce over NVLink 3 switches reaches 85 % of the links' copy "
+                    "rate (224 of 264 GB/s, nccl-tests on 8 A100s)");
+    return kNvlink3CollectiveShare;
+}
 // Megatron-LM's vocabulary-parallel cross entropy reads the fp32 logits three times (max, sum of
 // exponentials, gradient) and writes their gradient once: 16 B a token and vocabulary entry.
 constexpr double kCrossEntropyBytes = 16;
@@ -132,24 +142,13 @@ Hardware computeOf(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
         hw.notes.push_back(rates.note);
     // One constant for every transformer: the GEMM efficiency fitted to Megatron-LM's published
     // A100 runs through this model's own terms (`composelab calibrate --llm`,
-    // datasets/llm_calibration.json). Without it, MLPerf GPT-3's (datasets/calibration.json, with
-    // the newest calibrated round's software), a figure of model/perf's terms, not these.
-    if (const double fitted = fittedEfficiency(); fitted > 0) {
-        hw.efficiency = fitted;
-        hw.efficiencyOrigin = "GEMM efficiency fitted to Megatron-LM's published A100 runs, "
-                              "datasets/llm_calibration.json";
-        if (gpu.arch != "Ampere")
-            hw.notes.push_back("the GEMM efficiency was fitted on Ampere (A100) runs: on "
-                               + gpu.arch + " it is extrapolated");
-    } else {
-        const perf::Calibration &cal = perf::Calibration::builtin();
-        const perf::BenchParams *gpt3 = cal.params("gpt3");
-        const double software = cal.softwareFactor("gpt3", cal.defaultSoftware);
-        hw.efficiency = std::min(1.0, (gpt3 ? gpt3->gemmEfficiency : cal.typical().gemmEfficiency)
-                                          / software);
-        hw.efficiencyOrigin = "GEMM efficiency of MLPerf GPT-3 with " + cal.defaultSoftware
-                              + " software, datasets/calibration.json";
-    }
+    // datasets/llm_calibration.json, always built in).
+    hw.efficiency = fittedEfficiency();
+    hw.efficiencyOrigin = "GEMM efficiency fitted to Megatron-LM's published A100 runs, "
+                          "datasets/llm_calibration.json";
+    if (gpu.arch != "Ampere")
+        hw.notes.push_back("the GEMM efficiency was fitted on Ampere (A100) runs: on " + gpu.arch
+                           + " it is extrapolated");
 
     return hw;
 }
@@ -212,17 +211,12 @@ Hardware hardwareOf(const catalog::Catalog &catalog, std::string_view gpuId, lon
                 + std::to_string(gpu->nvlinkGen) + " switch system in the catalog (" + largest->id
                 + ") joins " + std::to_string(largest->gpus) + " " + std::string(gpuId)
                 + "; plan with " + std::to_string(largest->gpus) + " or fewer a node");
-        hw.intraBytesPerS = nvlink->achievedGBps(gpu->peerLinks) * 1e9
-                            * (gpu->nvlinkGen == 3 ? kNvlink3CollectiveShare : 1);
         hw.intraLatencyS = 2 * nvlink->latencyUs * 1e-6; // through the NVSwitch: two links
         hw.notes.push_back("the " + std::to_string(gpusPerNode)
                            + " GPUs of a node (NVLink domain) joined all-to-all by NVSwitch, "
                            + std::to_string(gpu->peerLinks) + " " + nvlink->id + " links each");
-        if (gpu->nvlinkGen == 3)
-            hw.notes.push_back(
-                "NCCL's all-reduce over them reaches "
-                + std::to_string(int(std::lround(hw.intraBytesPerS / 1e9)))
-                + " GB/s a GPU (nccl-tests on 8 A100s), 85 % of the links' copy rate");
+        hw.intraBytesPerS
+            = nvlink->achievedGBps(gpu->peerLinks) * 1e9 * switchCollectiveShare(*gpu, hw.notes);
     } else if (const catalog::LinkKind *pcie = catalog.pcieLink(gpu->pcie.gen, gpu->pcie.lanes)) {
         hw.intraBytesPerS = pcie->achievedGBps() * 1e9;
         hw.intraLatencyS = pcie->latencyUs * 1e-6;
@@ -246,9 +240,7 @@ Hardware hardwareOf(const perf::Platform &platform, long long nodes)
     // Inside the system: the fabric analysis's ring, every GPU sending to the next at once, as a
     // tensor-parallel all-reduce does; its slowest hop's latency.
     const catalog::Gpu &gpu = *platform.gpu;
-    hw.intraBytesPerS
-        = platform.ringGBps * 1e9
-          * (platform.linkKey == "nvswitch" && gpu.nvlinkGen == 3 ? kNvlink3CollectiveShare : 1);
+    hw.intraBytesPerS = platform.ringGBps * 1e9;
     hw.intraLatencyS = platform.ringLatencyUs * 1e-6;
     hw.intraLinkBytesPerS = platform.meshPairGBps * 1e9;
     if (hw.intraBytesPerS <= 0 && platform.gpusPerNode > 1) {
@@ -270,14 +262,8 @@ Hardware hardwareOf(const perf::Platform &platform, long long nodes)
                   platform.gpusPerNode, platform.ringGBps,
                   platform.linkKey.empty() ? "no link" : platform.linkKey.c_str());
     hw.notes.push_back(line);
-    if (hw.intraBytesPerS < platform.ringGBps * 1e9) {
-        std::snprintf(
-            line, sizeof line,
-            "NCCL's all-reduce over NVLink 3 switches reaches %.0f GB/s of it (nccl-tests "
-            "on 8 A100s)",
-            hw.intraBytesPerS / 1e9);
-        hw.notes.push_back(line);
-    }
+    if (platform.linkKey == "nvswitch")
+        hw.intraBytesPerS *= switchCollectiveShare(gpu, hw.notes);
     if (nodes > 1) {
         std::snprintf(line, sizeof line, "%lld such systems, %.1f GB/s of network each", nodes,
                       platform.networkGBps);

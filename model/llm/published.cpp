@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 #include <optional>
 
 namespace clab::llm {
@@ -23,18 +24,61 @@ long long count(ObjectReader &r, const char *key)
     return r.integer(key, 1);
 }
 
+Hardware hardwareFor(const PublishedRun &run)
+{
+    return hardwareOf(catalog::Catalog::builtin(), kGpu, run.gpus, 8, 200);
+}
+
+PublishedCheck checkOn(const PublishedRun &run, const Hardware &hw)
+{
+    PublishedCheck c;
+    c.run = &run;
+    const auto figure
+        = [&](const StepTime &t) { return run.throughput ? t.tflopsPerGpu : t.total; };
+    if (!run.tuned) {
+        checkPlan(run.shape, hw, run.plan);
+        c.plan = run.plan;
+        c.fits = memoryPerGpu(run.shape, hw, run.plan).fits();
+        c.model = figure(stepTime(run.shape, hw, run.plan));
+        return c;
+    }
+    std::optional<StepTime> best;
+    for (const long long micro : {1, 2, 4, 8}) {
+        for (long long v = 1; v <= (run.plan.pipeline > 1 ? 8 : 1); ++v) {
+            Plan q = run.plan;
+            q.micro = micro;
+            q.interleave = v;
+            try {
+                checkPlan(run.shape, hw, q);
+            } catch (const PlanError &) {
+                continue;
+            }
+            if (!memoryPerGpu(run.shape, hw, q).fits())
+                continue;
+            const StepTime t = stepTime(run.shape, hw, q);
+            if (!best || t.total < best->total) {
+                best = t;
+                c.plan = q;
+            }
+        }
+    }
+    c.fits = best.has_value();
+    c.model = best ? figure(*best) : 0;
+    return c;
+}
+
 // A run the model cannot price is bad input: a plan that breaks a rule, or none that fits.
 void mustPrice(const PublishedRun &run, const std::string &path, std::size_t row)
 {
     PublishedCheck c;
     try {
         // A tuned run's sizes must keep the rules at micro-batch 1 without interleaving at least.
-        const Hardware hw = hardwareOf(catalog::Catalog::builtin(), kGpu, run.gpus, 8, 200);
+        const Hardware hw = hardwareFor(run);
         Plan base = run.plan;
         if (run.tuned)
             base.micro = base.interleave = 1;
         checkPlan(run.shape, hw, base);
-        c = checkPublished(run);
+        c = checkOn(run, hw);
     } catch (const PlanError &e) {
         throw InputError(path, childPointer("/rows", row),
                          std::string("the plan breaks a rule: ") + e.what());
@@ -105,43 +149,10 @@ std::vector<PublishedRun> readPublishedRuns(const std::string &path)
 
 PublishedCheck checkPublished(const PublishedRun &run, double efficiency)
 {
-    Hardware hw = hardwareOf(catalog::Catalog::builtin(), kGpu, run.gpus, 8, 200);
+    Hardware hw = hardwareFor(run);
     if (efficiency > 0)
         hw.efficiency = efficiency;
-    PublishedCheck c;
-    c.run = &run;
-    const auto figure
-        = [&](const StepTime &t) { return run.throughput ? t.tflopsPerGpu : t.total; };
-    if (!run.tuned) {
-        checkPlan(run.shape, hw, run.plan);
-        c.plan = run.plan;
-        c.fits = memoryPerGpu(run.shape, hw, run.plan).fits();
-        c.model = figure(stepTime(run.shape, hw, run.plan));
-        return c;
-    }
-    std::optional<StepTime> best;
-    for (const long long micro : {1, 2, 4, 8}) {
-        for (long long v = 1; v <= (run.plan.pipeline > 1 ? 8 : 1); ++v) {
-            Plan q = run.plan;
-            q.micro = micro;
-            q.interleave = v;
-            try {
-                checkPlan(run.shape, hw, q);
-            } catch (const PlanError &) {
-                continue;
-            }
-            if (!memoryPerGpu(run.shape, hw, q).fits())
-                continue;
-            const StepTime t = stepTime(run.shape, hw, q);
-            if (!best || t.total < best->total) {
-                best = t;
-                c.plan = q;
-            }
-        }
-    }
-    c.fits = best.has_value();
-    c.model = best ? figure(*best) : 0;
-    return c;
+    return checkOn(run, hw);
 }
 
 ErrorSummary summarize(const std::vector<PublishedCheck> &checks)
@@ -162,17 +173,20 @@ double fitEfficiency(const std::vector<PublishedRun> &runs)
     // Each table is a publication, one version of Megatron-LM, and they disagree (LLM.md,
     // "Validation"): the fit favours none, whatever its number of rows, and minimises the largest
     // of the tables' mean absolute errors.
-    std::map<std::string, std::vector<const PublishedRun *>> tables;
+    // Each run's hardware is built once; only its efficiency changes along the search.
+    std::map<std::string, std::vector<std::pair<const PublishedRun *, Hardware>>> tables;
     for (const PublishedRun &r : runs)
-        tables[r.table].push_back(&r);
+        tables[r.table].emplace_back(&r, hardwareFor(r));
     double best = 0, bestError = 0;
     for (int milli = 500; milli <= 1000; ++milli) {
         const double e = milli / 1000.0;
         double error = 0;
-        for (const auto &[name, rows] : tables) {
+        for (auto &[name, rows] : tables) {
             std::vector<PublishedCheck> checks;
-            for (const PublishedRun *r : rows)
-                checks.push_back(checkPublished(*r, e));
+            for (auto &[r, hw] : rows) {
+                hw.efficiency = e;
+                checks.push_back(checkOn(*r, hw));
+            }
             error = std::max(error, summarize(checks).mean);
         }
         if (best == 0 || error < bestError) {
@@ -189,11 +203,13 @@ double fittedEfficiency()
         for (const EmbeddedFile &f : embeddedFiles()) {
             if (f.path == "datasets/llm_calibration.json") {
                 const Json j = parseJson(f.text, std::string(f.path));
-                const double e = j.at("gemmEfficiency").get<double>();
-                return e > 0 && e <= 1 ? e : 0.0; // outside (0, 1]: not an efficiency
+                const double fitted = j.at("gemmEfficiency").get<double>();
+                if (fitted > 0 && fitted <= 1)
+                    return fitted;
             }
         }
-        return 0.0;
+        throw std::logic_error("datasets/llm_calibration.json is not built in, or its "
+                               "gemmEfficiency is not in (0, 1]");
     }();
     return e;
 }

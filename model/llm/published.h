@@ -52,7 +52,7 @@ ErrorSummary summarize(const std::vector<PublishedCheck> &checks);
 double fitEfficiency(const std::vector<PublishedRun> &runs);
 
 // The planner's GEMM efficiency: datasets/llm_calibration.json (written by `composelab calibrate
-// --llm`), else 0 when none is built in.
+// --llm`), always built in; std::logic_error if the build lacks it.
 double fittedEfficiency();
 
 } // namespace clab::llm

@@ -457,14 +457,21 @@ void TestPerfSystems::amdInstinctLlamaLora()
                         [](const std::string &e) { return e.find("no CDNA3 GPU") != e.npos; }));
 }
 
-void TestPerfSystems::meshGroupsUseTheirLinks()
+// Eight MI300X on their board, each pair joined by one xGMI link.
+static perf::SystemSpec mi300xBoard()
 {
-    // On a pairwise mesh a tensor-parallel pair has one link, not the whole node's: TP 2 on 8
-    // MI300X all-reduces at one xGMI link, so it costs 7x what the node's ring would say.
     perf::SystemSpec spec;
     spec.gpu = "MI300X-OAM-192GB";
     spec.gpusPerNode = 8;
     spec.intraNode = perf::IntraNode::NvlinkMesh;
+    return spec;
+}
+
+void TestPerfSystems::meshGroupsUseTheirLinks()
+{
+    // On a pairwise mesh a tensor-parallel pair has one link, not the whole node's: TP 2 on 8
+    // MI300X all-reduces at one xGMI link, so it costs 7x what the node's ring would say.
+    perf::SystemSpec spec = mi300xBoard();
     const perf::Platform mesh = perf::platformOf(spec, cat());
     QVERIFY(mesh.meshPairGBps > 0);
     perf::Platform switched = mesh;
@@ -510,10 +517,7 @@ void TestPerfSystems::meshGradientsUseEveryLink()
     // a GPU's links (RCCL's all-reduce on 8 MI300X: 317 GB/s, the 7 links'): BERT-Large's
     // all-reduce moves 2 x 7/8 of its fp16 gradients at 7 xGMI links, plus 14 hops' latency. One
     // ring over the board would move them at one link.
-    perf::SystemSpec spec;
-    spec.gpu = "MI300X-OAM-192GB";
-    spec.gpusPerNode = 8;
-    spec.intraNode = perf::IntraNode::NvlinkMesh;
+    const perf::SystemSpec spec = mi300xBoard();
     const perf::Platform mesh = perf::platformOf(spec, cat());
     const workload::Workload &w = builtinWorkload("bert_large");
     const perf::Prediction p
