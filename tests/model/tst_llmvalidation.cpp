@@ -81,6 +81,13 @@ void TestLlmValidation::publishedRuns()
         QVERIFY2(c.fits, "a published run does not fit in the model's memory");
         QVERIFY(c.model > 0);
     }
+    // No run passes the GEMM ceiling: MFU < HFU < the efficiency's share of the dense peak.
+    for (const PublishedCheck &c : checks) {
+        const Hardware hw
+            = hardwareOf(catalog::Catalog::builtin(), "A100-SXM4-80GB", c.run->gpus, 8, 200);
+        const StepTime t = stepTime(c.run->shape, hw, c.plan);
+        QVERIFY(t.mfu > 0 && t.mfu <= t.hfu && t.hfu < hw.efficiency * hw.gemmFlops / hw.peakFlops);
+    }
     // Recomputing everything is slower than sequence parallelism with selective recomputation
     // (Korthikanti's runs come in such pairs).
     for (std::size_t i = 0; i + 1 < checks.size(); ++i) {
