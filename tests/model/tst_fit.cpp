@@ -17,6 +17,7 @@ private Q_SLOTS:
     void samplesFromTheLogs();
     void convergenceFloor();
     void aResultCountsOnce();
+    void dleBertPaddingByFramework();
 };
 
 namespace {
@@ -224,6 +225,29 @@ void TestFit::aResultCountsOnce()
         QVERIFY2(s.reason.find("same logs") != std::string::npos, s.reason.c_str());
     QCOMPARE(set.skipped[0].row.round, std::string("4.0"));
     QCOMPARE(set.skipped[2].row.round, std::string("10.0"));
+}
+
+// DeepLearningExamples' BERT phase-2 tables: TensorFlow 1 pads every sequence to 512 tokens, the
+// PyTorch and PaddlePaddle scripts batch by length in 64-token bins (LDDL), so the same model
+// name is two workloads. The framework column decides, whatever its case.
+void TestFit::dleBertPaddingByFramework()
+{
+    const std::string text
+        = "model,gpu,gpu_count,precision,batch_size,throughput,framework,system,source_url\n"
+          "BERT-Large pretraining seq512,A100-SXM4-40GB,8,AMP,16,572,TensorFlow 1 (NGC 20.06),"
+          "DGX A100,https://github.com/NVIDIA/DeepLearningExamples/x\n"
+          "BERT-Large pretraining seq512,A100-SXM4-80GB,8,AMP,32,1657,PyTorch (NGC 21.11),"
+          "DGX A100,https://github.com/NVIDIA/DeepLearningExamples/y\n"
+          "BERT-Large pretraining seq512,A100-SXM4-80GB,8,AMP,32,2109,paddlepaddle (NGC 22.12),"
+          "DGX A100,https://github.com/NVIDIA/DeepLearningExamples/z\n";
+    const perf::ObservationSet set = observe(text, "dle.csv");
+    QCOMPARE(set.rows.size(), std::size_t(3));
+    QCOMPARE(set.rows[0].workload->id, std::string("bert_large_seq512"));
+    QCOMPARE(set.rows[1].workload->id, std::string("bert_large_seq512_binned"));
+    QCOMPARE(set.rows[2].workload->id, std::string("bert_large_seq512_binned"));
+    // Binned samples cost fewer FLOPs: the same measured rate is a lower utilisation.
+    QVERIFY(set.rows[1].workload->trainFlopsPerSample
+            < 0.6 * set.rows[0].workload->trainFlopsPerSample);
 }
 
 QTEST_APPLESS_MAIN(TestFit)

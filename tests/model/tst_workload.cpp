@@ -102,10 +102,24 @@ private Q_SLOTS:
 void TestWorkload::builtinLoadsAll()
 {
     const auto &all = Library::builtin().all();
-    const std::vector<std::string> expected = {
-        "bert_large",      "bert_large_seq512", "dlrm",         "dlrm_dcnv2", "gnn",       "gpt3",
-        "llama2_70b_lora", "maskrcnn",          "mobilenet_v2", "resnet50",   "retinanet", "rnnt",
-        "ssd_resnet34",    "stable_diffusion",  "transformer",  "unet3d",     "yolov5s"};
+    const std::vector<std::string> expected = {"bert_large",
+                                               "bert_large_seq512",
+                                               "bert_large_seq512_binned",
+                                               "dlrm",
+                                               "dlrm_dcnv2",
+                                               "gnn",
+                                               "gpt3",
+                                               "llama2_70b_lora",
+                                               "maskrcnn",
+                                               "mobilenet_v2",
+                                               "resnet50",
+                                               "retinanet",
+                                               "rnnt",
+                                               "ssd_resnet34",
+                                               "stable_diffusion",
+                                               "transformer",
+                                               "unet3d",
+                                               "yolov5s"};
     std::vector<std::string> ids;
     for (const auto &[id, w] : all)
         ids.push_back(id);
@@ -161,6 +175,14 @@ void TestWorkload::bertHandWorked()
     QVERIFY(padded);
     QCOMPARE(padded->calibrationKey(), std::string("bert_large"));
     QVERIFY(std::abs(padded->trainFlopsPerSample - 1.12e12) / 1.12e12 < 0.01);
+    // DLE's length-binned variant (64-token bins) pads a sample by half a bin on average:
+    // 256 + 32 tokens, between MLPerf's unpadded samples and the padded ones.
+    const Workload *binned = Library::builtin().find("bert_large_seq512_binned");
+    QVERIFY(binned);
+    QCOMPARE(binned->calibrationKey(), std::string("bert_large"));
+    QVERIFY(binned->trainFlopsPerSample > w->trainFlopsPerSample);
+    QVERIFY(binned->trainFlopsPerSample < padded->trainFlopsPerSample);
+    QVERIFY(binned->memoryBytesPerSample < padded->memoryBytesPerSample);
     // FLOOR(0.05 * (230.23 * 448 + 3,000,000), 25,000) = 150,000.
     QCOMPARE(w->evalEverySamples, std::floor(0.05 * (230.23 * 448 + 3e6) / 25000) * 25000);
 }
@@ -175,6 +197,8 @@ void TestWorkload::transformerFlopsRule_data()
     QTest::newRow("bert") << QStringLiteral("bert_large") << 256.0 << 24 * 12 * 256.0 * 256 * 1024;
     QTest::newRow("padded bert") << QStringLiteral("bert_large_seq512") << 512.0
                                  << 24 * 12 * 512.0 * 512 * 1024;
+    QTest::newRow("binned bert") << QStringLiteral("bert_large_seq512_binned") << 288.0
+                                 << 24 * 12 * 288.0 * 288 * 1024;
     QTest::newRow("gpt3") << QStringLiteral("gpt3") << 2048.0 << 0.0;
 }
 
