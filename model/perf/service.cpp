@@ -98,12 +98,21 @@ predictDesignCluster(const design::DesignIndex &index, const fabric::Analysis &a
     out.system = cp->systemIndex;
     out.gpus = p.gpusPerNode * p.nodes;
     out.network = p.cluster ? p.cluster->description : std::string();
-    // A batch given for one node would starve a large cluster: the default for all its GPUs.
+    // The user's global batch is the whole job's when it gives every GPU of the cluster a
+    // sample; one too small for so many GPUs (a node's batch on a large cluster) would leave
+    // GPUs idle, so the cluster takes the default for all its GPUs and says why.
     Request r = request;
-    r.globalBatch = defaultGlobalBatch(w, out.gpus);
+    std::string note;
+    if (request.globalBatch <= 0 || request.globalBatch < out.gpus) {
+        r.globalBatch = defaultGlobalBatch(w, out.gpus);
+        note = "global batch: the default for " + std::to_string(out.gpus) + " GPUs";
+        if (request.globalBatch > 0)
+            note += " (the given " + std::to_string(request.globalBatch)
+                    + " is less than one sample a GPU)";
+    }
     out.prediction = finish(predict(p, w, r, calibration), p, w);
-    out.prediction.notes.push_back("global batch: the default for " + std::to_string(out.gpus)
-                                   + " GPUs");
+    if (!note.empty())
+        out.prediction.notes.push_back(note);
     return out;
 }
 

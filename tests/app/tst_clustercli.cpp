@@ -23,6 +23,8 @@ private Q_SLOTS:
     void predictJsonHasTheCluster();
     void predictText();
     void noClusterNoKey();
+    void givenBatchCarriesToTheCluster_data();
+    void givenBatchCarriesToTheCluster();
     void brokenCluster_data();
     void brokenCluster();
 };
@@ -74,6 +76,34 @@ void TestClusterCli::noClusterNoKey()
         {"predict", examplePath("dgx-a100-nvswitch.clab"), "--benchmark", "resnet50", "--json"});
     QCOMPARE(r.status, 0);
     QVERIFY(!nlohmann::json::parse(r.out).contains("cluster"));
+}
+
+// --global-batch is the whole job's when the cluster's 512 GPUs get a sample each; a node's batch
+// would idle most of them, so the cluster then takes its default and says why.
+void TestClusterCli::givenBatchCarriesToTheCluster_data()
+{
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<bool>("kept");
+    QTest::newRow("a sample a GPU") << 512 << true;
+    QTest::newRow("large") << 4096 << true;
+    QTest::newRow("a node's batch") << 256 << false;
+}
+
+void TestClusterCli::givenBatchCarriesToTheCluster()
+{
+    QFETCH(int, batch);
+    QFETCH(bool, kept);
+    const Outcome r = run({"predict", examplePath("cluster-dgx-a100-fattree.clab"), "--benchmark",
+                           "resnet50", "--global-batch", std::to_string(batch), "--json"});
+    QCOMPARE(r.status, 0);
+    const auto j = nlohmann::json::parse(r.out);
+    QCOMPARE(j.at("global_batch").get<int>(), batch);
+    const auto &p = j.at("cluster").at("prediction");
+    const auto *w = clab::workload::Library::builtin().find("resnet50");
+    QCOMPARE(p.at("global_batch").get<int>(),
+             kept ? batch : clab::perf::defaultGlobalBatch(*w, 512));
+    const std::string notes = p.at("notes").dump();
+    QCOMPARE(notes.find("less than one sample a GPU") != std::string::npos, !kept);
 }
 
 void TestClusterCli::brokenCluster_data()
