@@ -146,9 +146,11 @@ Hardware computeOf(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
     hw.efficiency = fittedEfficiency();
     hw.efficiencyOrigin = "GEMM efficiency fitted to Megatron-LM's published A100 runs, "
                           "datasets/llm_calibration.json";
-    if (gpu.arch != "Ampere")
-        hw.notes.push_back("the GEMM efficiency was fitted on Ampere (A100) runs: on " + gpu.arch
-                           + " it is extrapolated");
+    // Fitted as a share of one GPU's measured GEMM rate: another GPU, even of the same
+    // architecture (an A100 PCIe, an A40), may reach a different share.
+    if (gpu.id != kPublishedGpu)
+        hw.notes.push_back(std::string("the GEMM efficiency was fitted on ") + kPublishedGpu
+                           + " runs: on " + gpu.name + " it is extrapolated");
 
     return hw;
 }

@@ -17,8 +17,6 @@ namespace clab::llm {
 
 namespace {
 
-constexpr const char *kGpu = "A100-SXM4-80GB";
-
 long long count(ObjectReader &r, const char *key)
 {
     return r.integer(key, 1);
@@ -26,7 +24,7 @@ long long count(ObjectReader &r, const char *key)
 
 Hardware hardwareFor(const PublishedRun &run)
 {
-    return hardwareOf(catalog::Catalog::builtin(), kGpu, run.gpus, 8, 200);
+    return hardwareOf(catalog::Catalog::builtin(), kPublishedGpu, run.gpus, 8, 200);
 }
 
 PublishedCheck checkOn(const PublishedRun &run, const Hardware &hw)
@@ -86,7 +84,7 @@ void mustPrice(const PublishedRun &run, const std::string &path, std::size_t row
     if (!c.fits)
         throw InputError(path, childPointer("/rows", row),
                          "no plan of the published sizes fits in the memory of an "
-                             + std::string(kGpu));
+                             + std::string(kPublishedGpu));
 }
 
 } // namespace

@@ -9,6 +9,9 @@ namespace clab::llm {
 
 // A run of Megatron-LM with a published iteration time or throughput (datasets/llm/*.json), as
 // the model sees it: the planner's validation and the data its one GEMM efficiency is fitted to.
+// The GPU of every published run the planner's efficiency is fitted to.
+inline constexpr const char *kPublishedGpu = "A100-SXM4-80GB";
+
 struct PublishedRun
 {
     std::string table; // the file's name without ".json", e.g. "korthikanti2022"

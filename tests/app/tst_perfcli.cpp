@@ -382,6 +382,16 @@ void TestPerfCli::calibrateLlm()
     const Outcome bad = run({"calibrate", "--llm", broken, "--out", out});
     QCOMPARE(bad.status, 1);
     QVERIFY2(bad.err.find("broken.json") != std::string::npos, bad.err.c_str());
+    // Two tables of one file name would fit as one publication: refused, naming both.
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("copy")));
+    const std::string copy = dir.filePath(QStringLiteral("copy/narayanan2021.json")).toStdString();
+    writeFile(copy, clab::readTextFile(tables + "narayanan2021.json"));
+    const Outcome twice
+        = run({"calibrate", "--llm", tables + "narayanan2021.json", copy, "--out", out});
+    QCOMPARE(twice.status, 1);
+    QVERIFY2(twice.err.find("same name") != std::string::npos
+                 && twice.err.find("copy/narayanan2021.json") != std::string::npos,
+             twice.err.c_str());
     QCOMPARE(nlohmann::json::parse(clab::readTextFile(out)), fitted);
 }
 

@@ -17,6 +17,8 @@ private Q_SLOTS:
     void onePlanText();
     void badInput();
     void onADesign();
+    void extrapolatedOffTheFittedGpu_data();
+    void extrapolatedOffTheFittedGpu();
 };
 
 void TestPlansCli::searchJson()
@@ -167,6 +169,27 @@ void TestPlansCli::badInput()
         {"plans", "--benchmark", "llama3.1-8b", "--gpu", "H100-SXM5-80GB", "--gpus", "8"});
     QCOMPARE(r.status, 2);
     QVERIFY2(r.err.find("--global-batch") != std::string::npos, r.err.c_str());
+}
+
+// The planner's efficiency is fitted on A100-SXM4-80GB runs: every other GPU, an Ampere one
+// included, is flagged as extrapolated.
+void TestPlansCli::extrapolatedOffTheFittedGpu_data()
+{
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<bool>("flagged");
+    QTest::newRow("fitted") << QStringLiteral("A100-SXM4-80GB") << false;
+    QTest::newRow("A100 PCIe") << QStringLiteral("A100-PCIe-80GB") << true;
+    QTest::newRow("H100") << QStringLiteral("H100-SXM5-80GB") << true;
+}
+
+void TestPlansCli::extrapolatedOffTheFittedGpu()
+{
+    QFETCH(QString, gpu);
+    QFETCH(bool, flagged);
+    const auto r = test::run({"plans", "--benchmark", "gpt3-175b", "--gpu", gpu.toStdString(),
+                              "--gpus", "1024", "--top", "1"});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QCOMPARE(r.out.find("it is extrapolated") != std::string::npos, flagged);
 }
 
 void TestPlansCli::onADesign()
