@@ -437,9 +437,15 @@ Prediction predictWith(const Platform &platform, const workload::Workload &w, in
     const double intraGBps = platform.ringGBps > 0 ? platform.ringGBps : 1;
     if (out.plan.tensor > 1) {
         // Tensor parallelism all-reduces activations inside the node, twice per layer forward
-        // and twice backward: about the activation memory, over NVLink or PCIe, on the critical
-        // path. On a pairwise mesh a group of T GPUs has only the T - 1 links between them.
-        const double act = out.localBatch * w.activationBytesPerSample / out.plan.tensor;
+        // and twice backward, over NVLink or PCIe, on the critical path. On a pairwise mesh a
+        // group of T GPUs has only the T - 1 links between them. Every GPU of the group all-reduces the whole s x h activations of its stage's layers
+        // (each holds a 1/T slice of the weights, not of the activations), again for the forward
+        // passes recomputed. Without that figure, a 1/T share of the activation memory.
+        const double act
+            = w.tensorParallelBytesPerSample > 0
+                  ? out.localBatch * w.tensorParallelBytesPerSample / out.plan.pipeline
+                        * (1 + out.plan.recompute / 2)
+                  : out.localBatch * w.activationBytesPerSample / out.plan.tensor;
         const double groupGBps
             = platform.meshPairGBps > 0
                   ? std::min(intraGBps, (out.plan.tensor - 1) * platform.meshPairGBps)

@@ -94,6 +94,8 @@ Workload readWorkload(ObjectReader &r)
     if (r.has("gradientBucketBytes"))
         w.gradientBucketBytes = r.positive("gradientBucketBytes");
     w.parameterGatherAfterStep = r.boolean("parameterGatherAfterStep", false);
+    w.tensorParallelBytesPerSample
+        = r.has("tensorParallelBytesPerSample") ? r.positive("tensorParallelBytesPerSample") : 0;
     w.tensorParallelOverlap = r.boolean("tensorParallelOverlap", false);
     w.contextParallelMax = r.integer("contextParallelMax", 1, 1);
     w.startSeconds = r.has("startSeconds") ? nonNegative(r, "startSeconds") : 0;

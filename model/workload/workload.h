@@ -58,6 +58,11 @@ struct Workload
     // A distributed optimizer: the gradients are reduce-scattered (in buckets, overlapped) and
     // the updated parameters all-gathered after the step, where nothing hides them.
     bool parameterGatherAfterStep = false;
+    // Bytes one sample's tensor-parallel collectives carry over all layers, forward and
+    // backward (a transformer: 4 a layer, two all-reduces or reduce-scatter/all-gather pairs of
+    // its s x h activations forward and two of their gradients backward, 4 x layers x s x h x 2 B).
+    // A pipeline stage carries its share of the layers; 0: the activation memory stands in.
+    double tensorParallelBytesPerSample = 0;
     // The implementation overlaps the tensor-parallel collectives with the GEMMs that produce
     // and consume them (Transformer Engine's userbuffers), which it can only over NVLink.
     bool tensorParallelOverlap = false;

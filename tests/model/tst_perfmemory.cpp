@@ -14,6 +14,7 @@ private Q_SLOTS:
     void memoryGradientAccumulation();
     void frozenWeights();
     void tensorOverlapAndStart();
+    void tensorParallelBytes();
 };
 
 void TestPerfMemory::memoryGradientAccumulation()
@@ -170,6 +171,32 @@ void TestPerfMemory::tensorOverlapAndStart()
     QVERIFY(hidden.timeToTrainMin && started.timeToTrainMin);
     CLAB_NEAR(*started.timeToTrainMin - *hidden.timeToTrainMin, 0.5);
     CLAB_NEAR(started.breakdownMin.compute - hidden.breakdownMin.compute, 0.5);
+}
+
+// A transformer's tensor-parallel collectives carry whole s x h activations on every GPU of the
+// group (4 a layer), not a 1/T share of the activation memory; a stage carries its layers' share.
+void TestPerfMemory::tensorParallelBytes()
+{
+    const catalog::Gpu gpu = testGpu();
+    const perf::Platform p = testPlatform(gpu); // 4 GPUs, 100 GB/s ring
+    workload::Workload w = testWorkload();      // 1e8 B of activations a sample
+    auto comm = [&](perf::Plan plan) {
+        return perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration(), {}, plan)
+            .communicationS;
+    };
+    const double proxy = comm({2, 1});
+    w.tensorParallelBytesPerSample = 4e8;
+    // Tensor 2, data 2: 32 samples a replica x 4e8 B, ring 2 x 1/2 at 100 GB/s = 0.128 s, where
+    // the activation share gave 32 x 1e8 / 2 at the same rate = 0.016 s.
+    CLAB_NEAR(comm({2, 1}) - proxy, 0.128 - 0.016);
+    // Tensor 2 x pipeline 2, one replica of 64 samples: each stage carries half the layers.
+    const perf::Prediction staged
+        = perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration(), {}, perf::Plan{2, 2});
+    w.tensorParallelBytesPerSample = 0;
+    const perf::Prediction stagedProxy
+        = perf::predict(p, w, 64, perf::Precision::Fp16, testCalibration(), {}, perf::Plan{2, 2});
+    CLAB_NEAR(staged.communicationS - stagedProxy.communicationS,
+              64 * 4e8 / 2 / 100e9 - 64 * 1e8 / 2 / 100e9);
 }
 
 QTEST_APPLESS_MAIN(TestPerfMemory)
