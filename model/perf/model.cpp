@@ -105,8 +105,10 @@ Precision sixteenBits(const catalog::Gpu &gpu)
     return gpu.tflops.bf16 ? Precision::Bf16 : Precision::Fp16;
 }
 
-// A batch can keep every GPU busy: a sample on each, or where the implementation splits a
-// sequence (context parallelism), a share of one inside the largest tensor x context group.
+} // namespace
+
+namespace detail {
+
 bool batchFillsGpus(const Platform &platform, const workload::Workload &w, int globalBatch)
 {
     const int gpus = std::max(1, platform.gpusPerNode * platform.nodes);
@@ -115,7 +117,7 @@ bool batchFillsGpus(const Platform &platform, const workload::Workload &w, int g
     return double(globalBatch) * split >= gpus;
 }
 
-} // namespace
+} // namespace detail
 
 Prediction predict(const Platform &platform, const workload::Workload &w, int globalBatch,
                    Precision precision, const Calibration &cal, std::string_view software,
@@ -438,14 +440,15 @@ Prediction predictWith(const Platform &platform, const workload::Workload &w, in
     if (out.plan.tensor > 1) {
         // Tensor parallelism all-reduces activations inside the node, twice per layer forward
         // and twice backward, over NVLink or PCIe, on the critical path. On a pairwise mesh a
-        // group of T GPUs has only the T - 1 links between them. Every GPU of the group all-reduces the whole s x h activations of its stage's layers
-        // (each holds a 1/T slice of the weights, not of the activations), again for the forward
-        // passes recomputed. Without that figure, a 1/T share of the activation memory.
-        const double act
-            = w.tensorParallelBytesPerSample > 0
-                  ? out.localBatch * w.tensorParallelBytesPerSample / out.plan.pipeline
-                        * (1 + out.plan.recompute / 2)
-                  : out.localBatch * w.activationBytesPerSample / out.plan.tensor;
+        // group of T GPUs has only the T - 1 links between them. Every GPU of the group
+        // all-reduces the whole s x h activations of its stage's layers (each holds a 1/T slice
+        // of the weights, not of the activations), again for the forward passes recomputed; they
+        // sit inside each micro-batch's passes, so the pipeline's idle ticks stretch them as they
+        // stretch the math. Without that figure, a 1/T share of the activation memory.
+        const double act = w.tensorParallelBytesPerSample > 0
+                               ? out.localBatch * w.tensorParallelBytesPerSample / out.plan.pipeline
+                                     * (1 + out.plan.recompute / 2) * bubble
+                               : out.localBatch * w.activationBytesPerSample / out.plan.tensor;
         const double groupGBps
             = platform.meshPairGBps > 0
                   ? std::min(intraGBps, (out.plan.tensor - 1) * platform.meshPairGBps)
@@ -660,7 +663,7 @@ Prediction predict(const Platform &platform, const workload::Workload &w, const 
     std::optional<Prediction> best;
     int tried = 0;
     for (const workload::ConvergencePoint &c : w.convergence) {
-        if (!batchFillsGpus(platform, w, c.globalBatch))
+        if (!detail::batchFillsGpus(platform, w, c.globalBatch))
             continue;
         ++tried;
         Prediction p = predictAt(platform, w, c.globalBatch, request, cal);

@@ -32,4 +32,8 @@ bool placeFeatureStore(const workload::Workload &w, const Platform &platform, in
 double featureFetchS(const workload::Workload &w, const Platform &platform, int gpus,
                      double localBatch, double intraGBps, std::vector<std::string> &notes);
 
+// A batch can keep every GPU busy: a sample on each, or where the implementation splits a
+// sequence (context parallelism), a share of one inside the largest tensor x context group.
+bool batchFillsGpus(const Platform &platform, const workload::Workload &w, int globalBatch);
+
 } // namespace clab::perf::detail

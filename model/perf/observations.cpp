@@ -272,17 +272,30 @@ void addMlperfRows(const CsvTable &t, ObservationSet &into)
 
 namespace {
 
+// DeepLearningExamples' BERT tables made with LDDL's length bins: PaddlePaddle's (it came with
+// LDDL) and PyTorch's from NGC 21.11 on ("PyTorch (NGC 21.11)"). TensorFlow's, older PyTorch
+// ones and a table that does not name its framework pad to 512.
+bool lddlBinned(const std::string &framework)
+{
+    const std::string key = frameworkKey(framework); // "pytorch-21.11", "paddlepaddle-22.12"
+    if (key.rfind("paddlepaddle", 0) == 0)
+        return true;
+    if (key.rfind("pytorch-", 0) != 0)
+        return false;
+    return std::atof(key.c_str() + 8) >= 21.11 - 1e-9;
+}
+
 const workload::Workload *throughputWorkload(const std::string &model, const std::string &framework)
 {
     const workload::Library &lib = workload::Library::builtin();
     const std::string m = lower(model);
     if (m.rfind("resnet-50", 0) == 0)
         return lib.find("resnet50");
-    // DLE's TensorFlow BERT pads phase 2 to 512 tokens; its PyTorch and PaddlePaddle BERT batch
-    // by length in 64-token bins (LDDL); MLPerf's removes the padding.
+    // DLE's BERT pads phase 2 to 512 tokens, except where its PyTorch (NGC 21.11 on) and
+    // PaddlePaddle scripts batch by length in 64-token bins (LDDL, January 2022); MLPerf's
+    // removes the padding.
     if (m.find("bert-large pretraining seq512") != std::string::npos)
-        return lib.find(lower(framework).rfind("tensorflow", 0) == 0 ? "bert_large_seq512"
-                                                                     : "bert_large_seq512_binned");
+        return lib.find(lddlBinned(framework) ? "bert_large_seq512_binned" : "bert_large_seq512");
     if (m.rfind("mask r-cnn", 0) == 0)
         return lib.find("maskrcnn");
     if (m.rfind("mobilenetv2", 0) == 0)

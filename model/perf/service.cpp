@@ -2,6 +2,7 @@
 
 #include "cluster/topology.h"
 #include "perf/clusterplatform.h"
+#include "perf/model_p.h"
 
 namespace clab::perf {
 
@@ -29,8 +30,8 @@ std::size_t keyHash(const Platform &p, const workload::Workload *w, const Reques
     mix(std::hash<double>{}(p.h2dGBps));
     mix(std::hash<double>{}(p.networkGBps));
     mix(std::hash<std::string>{}(p.linkKey));
-    for (const fabric::SharedResource &r : p.flows.resources) // names the system's own links
-        mix(std::hash<std::string>{}(r.label));
+    for (const fabric::SharedResource &link : p.flows.resources) // names the system's own links
+        mix(std::hash<std::string>{}(link.label));
     mix(std::hash<int>{}(r.globalBatch));
     return h;
 }
@@ -98,21 +99,19 @@ predictDesignCluster(const design::DesignIndex &index, const fabric::Analysis &a
     out.system = cp->systemIndex;
     out.gpus = p.gpusPerNode * p.nodes;
     out.network = p.cluster ? p.cluster->description : std::string();
-    // The user's global batch is the whole job's when it gives every GPU of the cluster a
-    // sample; one too small for so many GPUs (a node's batch on a large cluster) would leave
-    // GPUs idle, so the cluster takes the default for all its GPUs and says why.
+    // The user's global batch is the whole job's when it keeps every GPU of the cluster busy
+    // (a sample each, or a share of a split sequence); one too small for so many GPUs (a node's
+    // batch on a large cluster) would leave GPUs idle, so the model chooses the cluster's batch
+    // (the convergence table's fastest here) and says why.
     Request r = request;
-    std::string note;
-    if (request.globalBatch <= 0 || request.globalBatch < out.gpus) {
-        r.globalBatch = defaultGlobalBatch(w, out.gpus);
-        note = "global batch: the default for " + std::to_string(out.gpus) + " GPUs";
-        if (request.globalBatch > 0)
-            note += " (the given " + std::to_string(request.globalBatch)
-                    + " is less than one sample a GPU)";
-    }
+    const bool given = request.globalBatch > 0;
+    if (!given || !detail::batchFillsGpus(p, w, request.globalBatch))
+        r.globalBatch = 0;
     out.prediction = finish(predict(p, w, r, calibration), p, w);
-    if (!note.empty())
-        out.prediction.notes.push_back(note);
+    if (given && r.globalBatch == 0)
+        out.prediction.notes.push_back(
+            "the given global batch " + std::to_string(request.globalBatch)
+            + " cannot keep the cluster's " + std::to_string(out.gpus) + " GPUs busy");
     return out;
 }
 

@@ -47,8 +47,9 @@ void TestClusterCli::predictJsonHasTheCluster()
     QCOMPARE(c.at("network").get<std::string>(),
              std::string("2-level fat tree, 512 endpoints, radix 64, tapered 42:21"));
     const auto &p = c.at("prediction");
-    const auto *w = clab::workload::Library::builtin().find("resnet50");
-    QCOMPARE(p.at("global_batch").get<int>(), clab::perf::defaultGlobalBatch(*w, 512));
+    // No batch given: the model chooses the cluster's, one that gives each GPU a sample.
+    QVERIFY(p.at("global_batch_chosen").get<bool>());
+    QVERIFY(p.at("global_batch").get<int>() >= 512);
     QCOMPARE(p.at("plan").at("data").get<int>(), 512);
     // 64 times the GPUs: more samples a second than one node, if less than 64 times as many.
     const double node = j.at("throughput_samples_per_s").get<double>();
@@ -78,32 +79,37 @@ void TestClusterCli::noClusterNoKey()
     QVERIFY(!nlohmann::json::parse(r.out).contains("cluster"));
 }
 
-// --global-batch is the whole job's when the cluster's 512 GPUs get a sample each; a node's batch
-// would idle most of them, so the cluster then takes its default and says why.
+// --global-batch is the whole job's when it keeps the cluster's 512 GPUs busy (a sample each, or a
+// share of a sequence where the workload splits one over GPUs: Llama 2 LoRA at 128 x 2 x 8); a
+// node's batch would idle most of them, so the model then chooses and says why.
 void TestClusterCli::givenBatchCarriesToTheCluster_data()
 {
+    QTest::addColumn<QString>("benchmark");
     QTest::addColumn<int>("batch");
     QTest::addColumn<bool>("kept");
-    QTest::newRow("a sample a GPU") << 512 << true;
-    QTest::newRow("large") << 4096 << true;
-    QTest::newRow("a node's batch") << 256 << false;
+    QTest::newRow("a sample a GPU") << "resnet50" << 512 << true;
+    QTest::newRow("large") << "resnet50" << 4096 << true;
+    QTest::newRow("a node's batch") << "resnet50" << 256 << false;
+    QTest::newRow("split sequences") << "llama2_70b_lora" << 128 << true;
+    QTest::newRow("too few sequences") << "llama2_70b_lora" << 16 << false;
 }
 
 void TestClusterCli::givenBatchCarriesToTheCluster()
 {
+    QFETCH(QString, benchmark);
     QFETCH(int, batch);
     QFETCH(bool, kept);
-    const Outcome r = run({"predict", examplePath("cluster-dgx-a100-fattree.clab"), "--benchmark",
-                           "resnet50", "--global-batch", std::to_string(batch), "--json"});
+    const Outcome r
+        = run({"predict", examplePath("cluster-dgx-a100-fattree.clab"), "--benchmark",
+               benchmark.toStdString(), "--global-batch", std::to_string(batch), "--json"});
     QCOMPARE(r.status, 0);
     const auto j = nlohmann::json::parse(r.out);
     QCOMPARE(j.at("global_batch").get<int>(), batch);
     const auto &p = j.at("cluster").at("prediction");
-    const auto *w = clab::workload::Library::builtin().find("resnet50");
-    QCOMPARE(p.at("global_batch").get<int>(),
-             kept ? batch : clab::perf::defaultGlobalBatch(*w, 512));
+    QCOMPARE(p.at("global_batch").get<int>() == batch, kept);
+    QCOMPARE(p.at("global_batch_chosen").get<bool>(), !kept);
     const std::string notes = p.at("notes").dump();
-    QCOMPARE(notes.find("less than one sample a GPU") != std::string::npos, !kept);
+    QCOMPARE(notes.find("cannot keep the cluster's 512 GPUs busy") != std::string::npos, !kept);
 }
 
 void TestClusterCli::brokenCluster_data()
