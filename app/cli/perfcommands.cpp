@@ -309,20 +309,9 @@ int calibrateLlm(const CalibrateOptions &o, std::ostream &out, std::ostream &err
     std::vector<std::vector<llm::PublishedRun>> tables;
     std::vector<llm::PublishedRun> all;
     try {
-        // A publication is known by its file's name (the fit's worst-table objective and the
-        // output's keys): two inputs of one name would merge into one.
-        std::map<std::string, std::string> fileOf;
-        for (const std::string &file : o.llmFiles) {
-            const std::string name = std::filesystem::path(file).stem().string();
-            if (const auto [it, fresh] = fileOf.emplace(name, file); !fresh) {
-                err << "composelab calibrate: " << file << " and " << it->second
-                    << " have the same name \"" << name
-                    << "\": each publication's table needs its own file name\n";
-                return 1;
-            }
-            tables.push_back(llm::readPublishedRuns(file));
-            all.insert(all.end(), tables.back().begin(), tables.back().end());
-        }
+        tables = llm::readPublishedTables(o.llmFiles);
+        for (const auto &t : tables)
+            all.insert(all.end(), t.begin(), t.end());
     } catch (const std::exception &e) {
         err << "composelab calibrate: " << e.what() << "\n";
         return 1;

@@ -150,7 +150,8 @@ Hardware computeOf(const catalog::Gpu &gpu, const catalog::Catalog &catalog)
     // architecture (an A100 PCIe, an A40), may reach a different share.
     if (gpu.id != kPublishedGpu)
         hw.notes.push_back(std::string("the GEMM efficiency was fitted on ") + kPublishedGpu
-                           + " runs: on " + gpu.name + " it is extrapolated");
+                           + " runs: on " + gpu.name + " it is extrapolated"
+                           + (gpu.user ? " (a user-defined part: its rates are the user's)" : ""));
 
     return hw;
 }

@@ -195,6 +195,25 @@ double fitEfficiency(const std::vector<PublishedRun> &runs)
     return best;
 }
 
+std::vector<std::vector<PublishedRun>> readPublishedTables(const std::vector<std::string> &paths)
+{
+    std::vector<std::vector<PublishedRun>> tables;
+    std::map<std::string, std::string> fileOf;
+    for (const std::string &path : paths) {
+        const std::string name = std::filesystem::path(path).stem().string();
+        if (const auto [it, fresh] = fileOf.emplace(name, path); !fresh) {
+            std::error_code ec;
+            const bool same = std::filesystem::equivalent(path, it->second, ec);
+            throw InputError(path, "",
+                             same ? "given twice (also as " + it->second + ")"
+                                  : "has the same name \"" + name + "\" as " + it->second
+                                        + ": each publication's table needs its own file name");
+        }
+        tables.push_back(readPublishedRuns(path));
+    }
+    return tables;
+}
+
 double fittedEfficiency()
 {
     static const double e = [] {

@@ -7,11 +7,11 @@
 
 namespace clab::llm {
 
-// A run of Megatron-LM with a published iteration time or throughput (datasets/llm/*.json), as
-// the model sees it: the planner's validation and the data its one GEMM efficiency is fitted to.
 // The GPU of every published run the planner's efficiency is fitted to.
 inline constexpr const char *kPublishedGpu = "A100-SXM4-80GB";
 
+// A run of Megatron-LM with a published iteration time or throughput (datasets/llm/*.json), as
+// the model sees it: the planner's validation and the data its one GEMM efficiency is fitted to.
 struct PublishedRun
 {
     std::string table; // the file's name without ".json", e.g. "korthikanti2022"
@@ -29,6 +29,11 @@ struct PublishedRun
 // for the same run with full recomputation: two runs) or with achieved TFLOP/s a GPU (tflops).
 // A missing or mistyped field is an InputError naming the file and the field.
 std::vector<PublishedRun> readPublishedRuns(const std::string &path);
+
+// The tables of several files, one a publication. A publication is known by its file's name
+// (the fit's worst-table objective, the calibration's keys): two files of one name, or one file
+// given twice, are an InputError rather than one publication counted as two or merged.
+std::vector<std::vector<PublishedRun>> readPublishedTables(const std::vector<std::string> &paths);
 
 struct PublishedCheck
 {

@@ -392,6 +392,9 @@ void TestPerfCli::calibrateLlm()
     QVERIFY2(twice.err.find("same name") != std::string::npos
                  && twice.err.find("copy/narayanan2021.json") != std::string::npos,
              twice.err.c_str());
+    const Outcome again = run({"calibrate", "--llm", copy, copy, "--out", out});
+    QCOMPARE(again.status, 1);
+    QVERIFY2(again.err.find("given twice") != std::string::npos, again.err.c_str());
     QCOMPARE(nlohmann::json::parse(clab::readTextFile(out)), fitted);
 }
 
