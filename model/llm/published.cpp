@@ -10,8 +10,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 
 namespace clab::llm {
 

@@ -282,7 +282,7 @@ bool lddlBinned(const std::string &framework)
         return true;
     if (key.rfind("pytorch-", 0) != 0)
         return false;
-    return std::atof(key.c_str() + 8) >= 21.11 - 1e-9;
+    return std::atof(key.c_str() + 8) >= 21.11;
 }
 
 const workload::Workload *throughputWorkload(const std::string &model, const std::string &framework)
