@@ -109,8 +109,8 @@ int predictCommand(const PredictOptions &o, std::ostream &out, std::ostream &err
     }
     if (o.nodes > 1 && platform.networkGBps <= 0 && !platform.cluster) {
         err << "composelab predict: " << o.file << ": system \"" << analysis.systems[index].name
-            << "\" has no network path to another system; give --cluster or add NICs and a "
-               "network switch\n";
+            << "\" has no NIC and no network path to another system; give --cluster or "
+               "compose a NIC to it\n";
         return 1;
     }
     perf::Request request;

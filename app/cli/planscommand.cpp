@@ -131,8 +131,9 @@ int designHardware(const PlansOptions &o, llm::Hardware &hw, std::string &where,
         return 1;
     }
     if (o.nodes > 1 && platform.networkGBps <= 0) {
-        err << who << "system \"" << name << "\" has no network path to another system, so "
-            << "--nodes " << o.nodes << " cannot join copies of it; add NICs and a switch\n";
+        err << who << "system \"" << name
+            << "\" has no NIC and no network path to another system, so "
+            << "--nodes " << o.nodes << " cannot join copies of it; compose a NIC to it\n";
         return 1;
     }
     hw = llm::hardwareOf(platform, o.nodes);

@@ -15,6 +15,7 @@
 #include <numeric>
 #include <regex>
 #include <set>
+#include <tuple>
 
 namespace clab::machine {
 
@@ -397,6 +398,113 @@ MachineDesign designFromTopo(const TopoMatrix &t, const std::vector<std::string>
     return out;
 }
 
+namespace {
+
+std::string gbpsText(double gbps)
+{
+    std::string t = std::to_string(gbps);
+    t.erase(t.find_last_not_of('0') + 1);
+    if (t.back() == '.')
+        t.pop_back();
+    return t + " Gb/s";
+}
+
+// The catalog NIC for ports of `portGbps` on `family` ("infiniband", "ethernet" or unknown): one
+// that runs at that rate and speaks the family.
+const catalog::Nic *nicFor(double portGbps, const std::string &family,
+                           const catalog::Catalog &catalog)
+{
+    const catalog::Nic *best = nullptr;
+    for (const catalog::Entry *e : catalog.entries(catalog::Kind::Nic)) {
+        const catalog::Nic *nic = catalog.nic(e->id);
+        if (!nic || nic->portGbps != portGbps)
+            continue;
+        if (!family.empty()
+            && std::find(nic->protocols.begin(), nic->protocols.end(), family)
+                   == nic->protocols.end())
+            continue;
+        // A card cabled as the family's own link kind (ib-*, eth-*) before a VPI card of the
+        // other; then one port a card; then the newest PCIe.
+        auto rank = [&](const catalog::Nic &n) {
+            const bool own
+                = family.empty() || n.link.rfind(family == "infiniband" ? "ib-" : "eth-", 0) == 0;
+            return std::tuple(own, n.ports == 1, n.pcie.gen);
+        };
+        if (!best || rank(*nic) > rank(*best))
+            best = nic;
+    }
+    return best;
+}
+
+// The node's NICs as its description counts them ("2x ConnectX-6 HDR 200Gb/s": two one-port
+// HDR cards), on the PCIe switches the GPUs hang from (or the host's sockets when the GPUs sit in
+// an external chassis), so that a prediction for several nodes runs over their line rate.
+void addNics(design::Design &d, const perf::SystemSpec &spec, const MachineOptions &options,
+             const catalog::Catalog &catalog, const std::string &file,
+             std::vector<std::string> &notes)
+{
+    if (spec.networkPorts <= 0 || spec.networkGbpsPerNode <= 0) {
+        if (spec.nodes > 1)
+            notes.push_back("the description gives no NIC count and rate: no NICs were added, "
+                            "so the nodes' network is assumed");
+        return;
+    }
+    const double portGbps = spec.networkGbpsPerNode / spec.networkPorts;
+    const catalog::Nic *nic = nullptr;
+    if (!options.nic.empty()) {
+        nic = catalog.nic(options.nic);
+        if (!nic)
+            throw InputError(file, "nic", "NIC model '" + options.nic + "' is not in the catalog");
+    } else {
+        nic = nicFor(portGbps, spec.networkFamily, catalog);
+        if (!nic) {
+            notes.push_back("no catalog NIC runs at " + gbpsText(portGbps)
+                            + (spec.networkFamily.empty() ? "" : " " + spec.networkFamily)
+                            + ": no NICs were added (the NIC model can be chosen)");
+            return;
+        }
+    }
+    const int cards = (spec.networkPorts + nic->ports - 1) / nic->ports;
+    notes.push_back(std::to_string(spec.networkPorts) + " network port"
+                    + (spec.networkPorts > 1 ? "s" : "") + " of " + gbpsText(portGbps) + ": "
+                    + std::to_string(cards) + " x " + nic->id
+                    + (options.nic.empty() ? " (the NIC model can be chosen)" : ""));
+    const catalog::Host *host = catalog.host(d.hosts.front().model);
+    const int gen = std::min(nic->pcie.gen, host ? host->pcieGen : nic->pcie.gen);
+    const std::string kind = "pcie" + std::to_string(gen) + "x" + std::to_string(nic->pcie.lanes);
+    // Lanes left on each PCIe switch (nodeDesign's links are all x16); a card that finds no
+    // switch with room takes a root port of the next socket.
+    std::vector<std::pair<std::string, int>> room;
+    for (const design::Switch &sw : d.switches) {
+        const catalog::PcieSwitch *part = catalog.pcieSwitch(sw.model);
+        if (!part)
+            continue;
+        const auto used = std::count_if(d.links.begin(), d.links.end(), [&](const auto &l) {
+            return l.from == sw.id || l.to == sw.id;
+        });
+        room.emplace_back(sw.id, part->lanes - 16 * int(used));
+    }
+    const int sockets = host ? std::max(1, host->sockets) : 1;
+    for (int k = 0; k < cards; ++k) {
+        const std::string id = "nic" + std::to_string(k);
+        d.devices.push_back({id, nic->id, {}, {}, -1});
+        d.systems.front().devices.push_back(id);
+        auto best = std::max_element(room.begin(), room.end(), [](const auto &a, const auto &b) {
+            return a.second < b.second;
+        });
+        std::string parent;
+        if (best != room.end() && best->second >= nic->pcie.lanes) {
+            parent = best->first;
+            best->second -= nic->pcie.lanes;
+        } else {
+            parent = "host/cpu" + std::to_string(k % sockets);
+        }
+        d.links.push_back({parent, id, kind, 1});
+    }
+}
+
+} // namespace
+
 MachineDesign designFromMlperfSystem(std::string_view text, const MachineOptions &options,
                                      const catalog::Catalog &catalog, const std::string &file)
 {
@@ -437,6 +545,7 @@ MachineDesign designFromMlperfSystem(std::string_view text, const MachineOptions
     out.notes = spec.notes;
     out.design = perf::nodeDesign(spec, catalog);
     design::Design &d = out.design;
+    addNics(d, spec, options, catalog, file, out.notes);
     const std::string systemName = field("system_name");
     d.name = !options.name.empty() ? options.name : !systemName.empty() ? systemName : "mlperf";
     d.description = "Built by `composelab machine` from the MLPerf system description " + file

@@ -50,10 +50,12 @@ double featureFetchS(const workload::Workload &w, const Platform &platform, int 
     double seconds = 0;
     if (platform.gpusPerNode > 1)
         seconds = gathered * local / (intraGBps * 1e9);
-    // A GPU's share of the network: its own endpoint in a cluster topology, else an equal share
-    // of the node's.
-    const double perGpuGBps = platform.cluster ? platform.cluster->injectionGBps()
-                                               : platform.networkGBps / platform.gpusPerNode;
+    // A GPU's share of the network: an equal share of the node's NICs, and no more than its own
+    // endpoint in a cluster topology.
+    const double nicShare = platform.networkGBps / platform.gpusPerNode;
+    const double perGpuGBps = !platform.cluster ? nicShare
+                              : nicShare > 0 ? std::min(nicShare, platform.cluster->injectionGBps())
+                                             : platform.cluster->injectionGBps();
     if (remote > 0 && perGpuGBps > 0)
         seconds = std::max(seconds, gathered * remote / (perGpuGBps * 1e9));
     else if (remote > 0)

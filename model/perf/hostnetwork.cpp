@@ -173,6 +173,7 @@ bool isLower(char c)
 struct NetworkPart
 {
     double gbps = 0;
+    int ports = 0;
     std::string family;
 };
 
@@ -267,13 +268,15 @@ NetworkPart readNetworkSegment(std::string_view raw)
     }
     if (count == 0 && (contains(text, "dual port") || contains(text, "dual-port")))
         count = 2;
-    part.gbps = rate * std::max(count, 1);
+    part.ports = rate > 0 ? std::max(count, 1) : 0;
+    part.gbps = rate * part.ports;
     return part;
 }
 
 struct NetworkReading
 {
     double gbps = 0;
+    int ports = 0;
     std::string family;
     std::string note;
 };
@@ -313,14 +316,15 @@ NetworkReading readNetwork(std::string_view raw)
     }
     const bool anyCompute = std::any_of(segments.begin(), segments.end(),
                                         [](const auto &s) { return s.second == 1; });
-    std::map<std::string, double> byFamily;
+    std::map<std::string, NetworkPart> byFamily;
     bool anyKept = false;
     for (const auto &[seg, label] : segments) {
         if (anyCompute ? label != 1 : label == -1)
             continue;
         anyKept = true;
         const NetworkPart part = readNetworkSegment(seg);
-        byFamily[part.family] += part.gbps;
+        byFamily[part.family].gbps += part.gbps;
+        byFamily[part.family].ports += part.ports;
     }
     if (!anyKept) {
         reading.note = "only management/storage networking listed";
@@ -328,10 +332,12 @@ NetworkReading readNetwork(std::string_view raw)
     }
     // Several families unlabelled ("1x Ethernet 80Gb/Sec, 8x NVIDIA NDR (400Gb/s)"): the larger
     // is the training fabric, the other the management port.
-    for (const auto &[family, gbps] : byFamily) {
-        const bool better = gbps > reading.gbps || (gbps == reading.gbps && reading.family.empty());
+    for (const auto &[family, part] : byFamily) {
+        const bool better
+            = part.gbps > reading.gbps || (part.gbps == reading.gbps && reading.family.empty());
         if (better) {
-            reading.gbps = gbps;
+            reading.gbps = part.gbps;
+            reading.ports = part.ports;
             reading.family = family;
         }
     }
@@ -379,6 +385,7 @@ void readNetworking(const MlperfSystemFields &fields, SystemSpec &spec)
         }
     }
     spec.networkGbpsPerNode = net.gbps;
+    spec.networkPorts = net.ports;
     spec.networkFamily = net.family;
     if (source != "host networking")
         spec.notes.push_back("network read from the " + source + " field");

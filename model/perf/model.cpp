@@ -421,6 +421,11 @@ Prediction predictWith(const Platform &platform, const workload::Workload &w, in
         // Every GPU all-reduces its 1/ringSize shard with its peers in the other nodes, all at
         // once over the cluster's topology (model/cluster's algorithm for that family).
         interS = cluster::allreduce(*platform.cluster, grad / ringSize).seconds;
+        // The topology gives every GPU its own endpoints (four 400 Gb/s ports by default); a
+        // node whose NICs carry less cannot send its shards faster than they do.
+        if (platform.networkGBps > 0)
+            interS = std::max(interS, 2.0 * (nodeGroups - 1) / nodeGroups * grad
+                                          / (platform.networkGBps * 1e9));
     } else if (nodeGroups > 1 && platform.networkGBps > 0) {
         // After the reduce-scatter each GPU holds 1/ringSize of the gradients; all GPUs of a node
         // exchange theirs between nodes at once over the node's NICs. Large jobs use trees, whose

@@ -194,6 +194,21 @@ Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &an
             p.networkLatencyUs = n.latencyUs;
         }
     }
+    if (p.networkGBps <= 0) {
+        // No path to another system of the design: copies of this one (`--nodes`) reach each
+        // other through its own NICs, at their line rate over a network assumed non-blocking.
+        for (const std::string &id : s.nics) {
+            const design::Device *dev = index.device(id);
+            const catalog::Nic *nic = dev ? catalog.nic(dev->model) : nullptr;
+            const catalog::LinkKind *k = nic ? catalog.link(nic->link) : nullptr;
+            if (!k)
+                continue;
+            const catalog::LinkKind *slot = catalog.pcieLink(nic->pcie.gen, nic->pcie.lanes);
+            const double line = nic->ports * nic->portGbps / 8.0 * k->achievedFraction;
+            p.networkGBps += slot ? std::min(line, slot->achievedGBps()) : line;
+            p.networkLatencyUs = 2 * k->latencyUs + 1.0;
+        }
+    }
     p.linkKey = linkKeyOf(s, index);
     p.flows = s.flows;
     p.catalog = &catalog;

@@ -37,7 +37,8 @@ struct SystemSpec
         = 0; // host cables into each chassis, spread over the sockets; 0: one per socket
     double networkGbpsPerNode
         = 0; // inter-node line rate per node, all NICs (Gb/s); 0 when unknown/none
-    std::string networkFamily;      // "infiniband", "ethernet" or empty
+    std::string networkFamily; // "infiniband", "ethernet" or empty
+    int networkPorts = 0;      // NIC ports per node making up networkGbpsPerNode, 0 when unknown
     std::vector<std::string> notes; // what was assumed, for the report
 };
 

@@ -4,8 +4,13 @@
 #include "catalog/catalog.h"
 #include "design/rules.h"
 #include "fabric/analysis.h"
+#include "design/designindex.h"
 #include "machine/machine.h"
+#include "perf/calibration.h"
+#include "perf/platform.h"
+#include "perf/service.h"
 #include "util/fileio.h"
+#include "workload/workload.h"
 #include "util/inputerror.h"
 
 #include <QtTest>
@@ -122,6 +127,9 @@ private Q_SLOTS:
     void gpuNamesFromNvidiaSmi();
     void gpuModelOrder();
     void mlperfSystems();
+    void mlperfSystemNics_data();
+    void mlperfSystemNics();
+    void nicsBoundTheCluster();
     void sharedOutputs();
     void measurementsAttached();
     void sharedMeasuredAgainstModelled();
@@ -349,6 +357,89 @@ void TestMachine::mlperfSystems()
         QVERIFY2(std::string(e.what()).find("tpu.json") == 0, e.what());
         QVERIFY2(std::string(e.what()).find("non-NVIDIA") != std::string::npos, e.what());
     }
+}
+
+// The host networking field becomes the node's NICs: count and model from the description.
+void TestMachine::mlperfSystemNics_data()
+{
+    QTest::addColumn<QString>("networking");
+    QTest::addColumn<int>("nics");
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<double>("lineGbps"); // all ports of the node
+    QTest::newRow("two HDR cards") << "2x ConnectX-6 IB HDR 200Gb/s" << 2 << "cx6-hdr-1p" << 400.0;
+    QTest::newRow("Clemson's HDR100, spaced units")
+        << "Management: 1 x 25 Gb / Sec Ethernet, Compute: 1 x ConnectX - 6 IB HDR100 100 Gb / Sec"
+        << 1 << "cx5-edr-1p" << 100.0;
+    QTest::newRow("eight NDR") << "8x 400Gb/s NDR InfiniBand" << 8 << "cx7-ndr-1p" << 3200.0;
+    QTest::newRow("two 100GbE ports, one dual-port card")
+        << "2x 100GbE RoCE" << 1 << "cx6dx-100gbe-2p" << 200.0;
+    QTest::newRow("no catalog NIC at 25 Gb/s") << "2x 25GbE Ethernet" << 0 << "" << 0.0;
+    QTest::newRow("no rate") << "InfiniBand" << 0 << "" << 0.0;
+}
+
+void TestMachine::mlperfSystemNics()
+{
+    QFETCH(QString, networking);
+    QFETCH(int, nics);
+    QFETCH(QString, model);
+    QFETCH(double, lineGbps);
+    const std::string json = R"({"system_name": "n", "number_of_nodes": "2",
+        "accelerators_per_node": "4", "accelerator_model_name": "NVIDIA A100-SXM4-40GB",
+        "accelerator_interconnect": "NVLINK 3.0", "host_networking": ")"
+                             + networking.toStdString() + "\"}";
+    const MachineDesign m = buildMachine({{"n.json", json}}, {}, cat());
+    int found = 0;
+    double gbps = 0;
+    for (const design::Device &d : m.design.devices) {
+        if (const catalog::Nic *nic = cat().nic(d.model)) {
+            ++found;
+            QCOMPARE(QString::fromStdString(d.model), model);
+            gbps += nic->ports * nic->portGbps;
+        }
+    }
+    QCOMPARE(found, nics);
+    QCOMPARE(gbps, lineGbps);
+    QVERIFY(design::checkDesign(m.design, cat()).empty());
+    const std::string notes = m.design.description;
+    QVERIFY2(notes.find(nics > 0 ? "the NIC model can be chosen" : "no NICs were added")
+                 != std::string::npos,
+             notes.c_str());
+    // The NICs are the system's: copies of it (`predict --nodes`) are joined through them.
+    const fabric::Analysis a = fabric::analyze(m.design, cat());
+    const perf::Platform p = perf::platformOf(m.design, a, 0, cat());
+    if (nics > 0) {
+        const double fraction = cat().link(cat().nic(model.toStdString())->link)->achievedFraction;
+        QCOMPARE(p.networkGBps, lineGbps / 8 * fraction);
+    } else {
+        QCOMPARE(p.networkGBps, 0.0);
+    }
+}
+
+// A cluster's topology gives every GPU its own 4 x 400 Gb/s endpoint; the node's NICs bound what
+// the gradients really get. Two XE8545-like nodes (4 A100, BERT's 335M fp16 gradients): with
+// one HDR card the inter-node all-reduce moves grad x 2(n-1)/n = grad at 0.82 x 25 GB/s.
+void TestMachine::nicsBoundTheCluster()
+{
+    auto allreduce = [](const std::string &networking) {
+        const std::string json = R"({"system_name": "n", "number_of_nodes": "2",
+            "accelerators_per_node": "4", "accelerator_model_name": "NVIDIA A100-SXM4-40GB",
+            "accelerator_interconnect": "NVLINK 3.0", "host_networking": ")"
+                                 + networking + "\"}";
+        const MachineDesign m = buildMachine({{"n.json", json}}, {}, cat());
+        const fabric::Analysis a = fabric::analyze(m.design, cat());
+        const design::DesignIndex index(m.design);
+        const workload::Workload *w = workload::Library::builtin().find("bert_large");
+        const auto c
+            = perf::predictDesignCluster(index, a, *w, {}, perf::Calibration::builtin(), cat());
+        return std::pair(c->prediction.allreduceS, w->allreduceParameters * 2.0);
+    };
+    const auto [oneCard, grad] = allreduce("1x ConnectX-6 HDR 200Gb/s");
+    const auto [fourCards, grad4] = allreduce("4x ConnectX-6 HDR 200Gb/s");
+    const double fraction = cat().link("ib-hdr")->achievedFraction;
+    QVERIFY2(oneCard >= grad / (25e9 * fraction), std::to_string(oneCard).c_str());
+    QVERIFY2(oneCard < 1.5 * grad / (25e9 * fraction), std::to_string(oneCard).c_str());
+    QVERIFY(fourCards < oneCard);
+    QCOMPARE(grad4, grad);
 }
 
 void TestMachine::sharedOutputs()

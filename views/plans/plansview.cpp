@@ -192,10 +192,11 @@ void PlansView::rankOrThrow()
     }
     const long long nodes = m_nodes->value();
     if (nodes > 1 && platform.networkGBps <= 0) {
-        m_summary->setText(tr("%1 has no network path to another system, so %2 copies of it "
-                              "cannot be joined: add NICs and a switch, or plan on one node.")
-                               .arg(name)
-                               .arg(nodes));
+        m_summary->setText(
+            tr("%1 has no NIC and no network path to another system, so %2 copies of "
+               "it cannot be joined: compose a NIC to it, or plan on one node.")
+                .arg(name)
+                .arg(nodes));
         return;
     }
     const llm::Shape shape = llm::parseShape(m_benchmark->currentData().toString().toStdString());
