@@ -4,6 +4,7 @@
 #include "perf/precision.h"
 
 #include <algorithm>
+#include <cmath>
 
 // Memory per GPU and the parallel plan that fits it (model/perf/MODEL.md, Memory).
 
@@ -29,7 +30,11 @@ double memoryNeededGB(const workload::Workload &w, double microBatch, const Plan
     // Frozen weights: each replica holds its tensor x pipeline share, FP8 runs at the
     // workload's stored size.
     const double frozenBytes = p == Precision::Fp8 ? w.frozenBytesPerParam : elementBytes(p);
-    const double state = dense / shards * kStateBytesPerParam
+    // 16-bit weights and gradients (4 B; FP32 runs 8) on every replica, the rest of the 16 B
+    // (master weights and moments) a 1/data-parallel share each.
+    const double working = p == Precision::Fp32 || p == Precision::Tf32 ? 8 : 4;
+    const double replicas = std::max(1.0, std::floor(gpus / shards));
+    const double state = dense / shards * (working + (kStateBytesPerParam - working) / replicas)
                          + sharded / std::max(1, gpus) * kShardedBytesPerParam
                          + w.frozenParameters / shards * frozenBytes;
     // Without pipelining a replica keeps the activations of its micro-batch; with it (1F1B,
@@ -41,6 +46,23 @@ double memoryNeededGB(const workload::Workload &w, double microBatch, const Plan
     const double activations = inFlight * w.activationBytesPerSample * elementBytes(p) / 2
                                / plan.tensor * (1 - plan.recompute);
     return (state + activations) / 1e9 + kReservedGB;
+}
+
+bool planFits(const Platform &platform, const workload::Workload &w, int globalBatch,
+              Precision precision, const Plan &plan)
+{
+    const int gpus = platform.gpusPerNode * platform.nodes;
+    const double available = platform.gpu ? platform.gpu->memGB : 0;
+    const int data = gpus / (plan.tensor * plan.pipeline);
+    const double local = double(globalBatch) / std::max(1, data);
+    // A sequence is split over at most contextParallelMax replicas.
+    if (local * w.contextParallelMax < 1 && w.contextParallelMax > 1)
+        return false;
+    // Gradient accumulation lets a replica run its batch in micro-batches: the split is needed
+    // only when even one sample does not fit; below one sample a replica holds its share of a
+    // split sequence.
+    const double micro = w.contextParallelMax > 1 ? std::min(local, 1.0) : 1.0;
+    return memoryNeededGB(w, micro, plan, gpus, precision) <= available;
 }
 
 } // namespace detail
@@ -58,23 +80,11 @@ Plan choosePlan(const Platform &platform, const workload::Workload &w, int globa
                 Precision precision)
 {
     const int gpus = platform.gpusPerNode * platform.nodes;
-    const double available = platform.gpu ? platform.gpu->memGB : 0;
     for (int pipeline = 1; pipeline <= gpus; pipeline *= 2) {
         for (int tensor = 1; tensor <= platform.gpusPerNode && tensor * pipeline <= gpus;
              tensor *= 2) {
-            const Plan plan{tensor, pipeline};
-            const int data = gpus / (tensor * pipeline);
-            const double local = double(globalBatch) / std::max(1, data);
-            // A sequence is split over at most contextParallelMax replicas: more tensor
-            // parallelism first.
-            if (local * w.contextParallelMax < 1 && w.contextParallelMax > 1)
-                continue;
-            // Gradient accumulation lets a replica run its batch in micro-batches: the split is
-            // needed only when even one sample does not fit; below one sample a replica holds
-            // its share of a split sequence.
-            const double micro = w.contextParallelMax > 1 ? std::min(local, 1.0) : 1.0;
-            if (detail::memoryNeededGB(w, micro, plan, gpus, precision) <= available)
-                return plan;
+            if (detail::planFits(platform, w, globalBatch, precision, {tensor, pipeline}))
+                return {tensor, pipeline};
         }
     }
     // Nothing fits: the split that needs the least memory, so the report shows how far off it is.

@@ -621,11 +621,14 @@ Prediction predictWith(const Platform &platform, const workload::Workload &w, in
     return out;
 }
 
-// Without a plan given, the plan is the least model parallelism that fits (choosePlan). Where
-// that needs tensor or pipeline parallelism, a replica of one GPU might instead recompute some
-// layers' activations in the backward pass (full activation checkpointing of a share of the
-// layers, as AMD's MLPerf Llama 2 LoRA does on 192 GB MI300Xs); the faster of the two is the
-// plan, as a tuned submission picks it.
+// Without a plan given, the plan is the fastest split that fits. The least model parallelism
+// that fits (choosePlan) is not always it: more pipeline stages over the same GPUs carry fewer
+// layers' tensor-parallel collectives each, fewer tensor-parallel ranks move less, at the cost
+// of the pipeline's idle ticks; so every tensor x pipeline split (powers of two, tensor within a
+// node) that fits is tried, as a tuned submission searches them. Where the split needs tensor
+// or pipeline parallelism, a replica of one GPU might instead recompute some layers'
+// activations in the backward pass (full activation checkpointing of a share of the layers, as
+// AMD's MLPerf Llama 2 LoRA does on 192 GB MI300Xs); the faster of the two is the plan.
 Prediction predictAt(const Platform &platform, const workload::Workload &w, int globalBatch,
                      const Request &request, const Calibration &cal)
 {
@@ -634,6 +637,20 @@ Prediction predictAt(const Platform &platform, const workload::Workload &w, int 
     if (request.plan || (base.plan.tensor == 1 && base.plan.pipeline == 1) || !platform.gpu
         || double(globalBatch) < gpus)
         return base;
+    for (int pipeline = 1; pipeline <= gpus; pipeline *= 2) {
+        for (int tensor = 1; tensor <= platform.gpusPerNode && tensor * pipeline <= gpus;
+             tensor *= 2) {
+            const Plan plan{tensor, pipeline};
+            if ((tensor == base.plan.tensor && pipeline == base.plan.pipeline)
+                || !detail::planFits(platform, w, globalBatch, base.precision, plan))
+                continue;
+            Request r = request;
+            r.plan = plan;
+            Prediction alt = predictWith(platform, w, globalBatch, r, cal);
+            if (alt.fits && (!base.fits || alt.stepS < base.stepS))
+                base = std::move(alt);
+        }
+    }
     Plan alone;
     const double full = detail::memoryNeededGB(w, 1.0, alone, gpus, base.precision);
     alone.recompute = 1;

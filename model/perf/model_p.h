@@ -17,9 +17,16 @@ namespace clab::perf::detail {
 constexpr double kStateBytesPerParam = 16;
 
 // GB a GPU needs for a micro-batch under a plan: weights and optimizer state, activations and
-// the framework's reserve.
+// the framework's reserve. The optimizer's own state (fp32 master weights and moments) is
+// sharded over the data-parallel replicas, as the distributed optimizers of MLPerf submissions
+// keep it; the working weights and gradients are on every replica.
 double memoryNeededGB(const workload::Workload &w, double microBatch, const Plan &plan, int gpus,
                       Precision p);
+
+// The plan can run a global batch: every replica gets a sample (or its share of a split
+// sequence), and one micro-batch fits in memory.
+bool planFits(const Platform &platform, const workload::Workload &w, int globalBatch,
+              Precision precision, const Plan &plan);
 
 // Where a workload's feature store goes (it has featureBytesPerSample): true when a GPU's share
 // fits beside out.requiredGB, which then grows by it; false for host memory. Says which in
