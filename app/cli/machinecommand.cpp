@@ -87,7 +87,9 @@ void addMachineSubcommand(CLI::App &app, MachineCommandOptions &options)
     cmd->add_option("--gpu", options.machine.gpu, "Catalog GPU of every GPU (or its full name)");
     cmd->add_option("--name", options.machine.name, "Name of the design and its system");
     cmd->add_option("--host", options.machine.host, "Catalog host (default: by PCIe generation)");
-    cmd->add_option("--nic", options.machine.nic, "Catalog NIC of the matrix' NICs");
+    cmd->add_option("--nic", options.machine.nic,
+                    "Catalog NIC model of the machine's NICs (default: a ConnectX-6 HDR for a "
+                    "matrix, the described rate for an MLPerf system)");
     cmd->add_option("--out", options.out, "Design file to write (.clab)")->required();
     cmd->add_flag("--force", options.force, "Replace OUT when it exists");
 }

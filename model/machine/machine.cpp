@@ -409,27 +409,30 @@ std::string gbpsText(double gbps)
     return t + " Gb/s";
 }
 
-// The catalog NIC for ports of `portGbps` on `family` ("infiniband", "ethernet" or unknown): one
-// that runs at that rate and speaks the family.
-const catalog::Nic *nicFor(double portGbps, const std::string &family,
+// The catalog NIC for `count` ports of `portGbps` on `family` ("infiniband", "ethernet" or
+// unknown): one that runs at that rate and speaks the family. Ranked: cards whose ports add up to
+// the count exactly (a dual-port card for one port would double the node's rate), then cards
+// cabled as the family's own link kind (ib-*, eth-*) before a VPI card of the other, then one
+// port a card, then the newest PCIe.
+const catalog::Nic *nicFor(int count, double portGbps, const std::string &family,
                            const catalog::Catalog &catalog)
 {
     const catalog::Nic *best = nullptr;
+    auto rank = [&](const catalog::Nic &n) {
+        const catalog::LinkKind *k = catalog.link(n.link);
+        const bool own
+            = family.empty() || !k
+              || (family == "infiniband") == (k->family == catalog::LinkFamily::Infiniband);
+        return std::tuple(count % n.ports == 0, own, n.ports == 1, n.pcie.gen);
+    };
     for (const catalog::Entry *e : catalog.entries(catalog::Kind::Nic)) {
         const catalog::Nic *nic = catalog.nic(e->id);
-        if (!nic || nic->portGbps != portGbps)
+        if (!nic || nic->portGbps != portGbps || nic->ports < 1)
             continue;
         if (!family.empty()
             && std::find(nic->protocols.begin(), nic->protocols.end(), family)
                    == nic->protocols.end())
             continue;
-        // A card cabled as the family's own link kind (ib-*, eth-*) before a VPI card of the
-        // other; then one port a card; then the newest PCIe.
-        auto rank = [&](const catalog::Nic &n) {
-            const bool own
-                = family.empty() || n.link.rfind(family == "infiniband" ? "ib-" : "eth-", 0) == 0;
-            return std::tuple(own, n.ports == 1, n.pcie.gen);
-        };
         if (!best || rank(*nic) > rank(*best))
             best = nic;
     }
@@ -437,41 +440,54 @@ const catalog::Nic *nicFor(double portGbps, const std::string &family,
 }
 
 // The node's NICs as its description counts them ("2x ConnectX-6 HDR 200Gb/s": two one-port
-// HDR cards), on the PCIe switches the GPUs hang from (or the host's sockets when the GPUs sit in
-// an external chassis), so that a prediction for several nodes runs over their line rate.
+// HDR cards), on the PCIe switches the GPUs hang from while they have lanes (else the host's
+// root ports), so that a prediction for several nodes runs over their line rate. A description
+// without a rate gets one HDR port a GPU, as the model assumes for such MLPerf rows.
 void addNics(design::Design &d, const perf::SystemSpec &spec, const MachineOptions &options,
              const catalog::Catalog &catalog, const std::string &file,
              std::vector<std::string> &notes)
 {
-    if (spec.networkPorts <= 0 || spec.networkGbpsPerNode <= 0) {
-        if (spec.nodes > 1)
-            notes.push_back("the description gives no NIC count and rate: no NICs were added, "
-                            "so the nodes' network is assumed");
-        return;
-    }
-    const double portGbps = spec.networkGbpsPerNode / spec.networkPorts;
-    const catalog::Nic *nic = nullptr;
+    const catalog::Nic *chosen = nullptr;
     if (!options.nic.empty()) {
-        nic = catalog.nic(options.nic);
-        if (!nic)
+        chosen = catalog.nic(options.nic);
+        if (!chosen)
             throw InputError(file, "nic", "NIC model '" + options.nic + "' is not in the catalog");
-    } else {
-        nic = nicFor(portGbps, spec.networkFamily, catalog);
-        if (!nic) {
-            notes.push_back("no catalog NIC runs at " + gbpsText(portGbps)
-                            + (spec.networkFamily.empty() ? "" : " " + spec.networkFamily)
-                            + ": no NICs were added (the NIC model can be chosen)");
-            return;
-        }
     }
-    const int cards = (spec.networkPorts + nic->ports - 1) / nic->ports;
-    notes.push_back(std::to_string(spec.networkPorts) + " network port"
-                    + (spec.networkPorts > 1 ? "s" : "") + " of " + gbpsText(portGbps) + ": "
-                    + std::to_string(cards) + " x " + nic->id
-                    + (options.nic.empty() ? " (the NIC model can be chosen)" : ""));
+    std::vector<std::pair<const catalog::Nic *, int>> cards; // model, how many
+    std::vector<perf::SystemSpec::Ports> groups = spec.networkPorts;
+    if (groups.empty() || spec.networkGbpsPerNode <= 0) {
+        if (spec.nodes <= 1)
+            return;
+        groups = {{std::max(1, spec.gpusPerNode), 200}};
+        notes.push_back("network rate not described: one 200 Gb/s port a GPU assumed, as for "
+                        "MLPerf rows");
+    }
+    for (const perf::SystemSpec::Ports &g : groups) {
+        const catalog::Nic *nic
+            = chosen
+                  ? chosen
+                  : nicFor(g.count, g.gbps,
+                           spec.networkPorts.empty() ? "infiniband" : spec.networkFamily, catalog);
+        if (!nic) {
+            notes.push_back("no catalog NIC runs at " + gbpsText(g.gbps)
+                            + (spec.networkFamily.empty() ? "" : " " + spec.networkFamily) + ": "
+                            + std::to_string(g.count)
+                            + " port(s) left out, so the cluster's network is not bounded by "
+                              "them (the NIC model can be chosen)");
+            continue;
+        }
+        const int n = (g.count + nic->ports - 1) / nic->ports;
+        cards.emplace_back(nic, n);
+        std::string note = std::to_string(g.count) + " network port" + (g.count > 1 ? "s" : "")
+                           + " of " + gbpsText(g.gbps) + ": " + std::to_string(n) + " x " + nic->id;
+        if (chosen && nic->portGbps != g.gbps)
+            note += " (chosen: it runs at " + gbpsText(nic->portGbps) + ", not " + gbpsText(g.gbps)
+                    + ")";
+        else if (!chosen)
+            note += " (the NIC model can be chosen)";
+        notes.push_back(note);
+    }
     const catalog::Host *host = catalog.host(d.hosts.front().model);
-    const int gen = std::min(nic->pcie.gen, host ? host->pcieGen : nic->pcie.gen);
-    const std::string kind = "pcie" + std::to_string(gen) + "x" + std::to_string(nic->pcie.lanes);
     // Lanes left on each PCIe switch (nodeDesign's links are all x16); a card that finds no
     // switch with room takes a root port of the next socket.
     std::vector<std::pair<std::string, int>> room;
@@ -485,21 +501,28 @@ void addNics(design::Design &d, const perf::SystemSpec &spec, const MachineOptio
         room.emplace_back(sw.id, part->lanes - 16 * int(used));
     }
     const int sockets = host ? std::max(1, host->sockets) : 1;
-    for (int k = 0; k < cards; ++k) {
-        const std::string id = "nic" + std::to_string(k);
-        d.devices.push_back({id, nic->id, {}, {}, -1});
-        d.systems.front().devices.push_back(id);
-        auto best = std::max_element(room.begin(), room.end(), [](const auto &a, const auto &b) {
-            return a.second < b.second;
-        });
-        std::string parent;
-        if (best != room.end() && best->second >= nic->pcie.lanes) {
-            parent = best->first;
-            best->second -= nic->pcie.lanes;
-        } else {
-            parent = "host/cpu" + std::to_string(k % sockets);
+    int k = 0;
+    for (const auto &[nic, n] : cards) {
+        const int gen = std::min(nic->pcie.gen, host ? host->pcieGen : nic->pcie.gen);
+        const std::string kind
+            = "pcie" + std::to_string(gen) + "x" + std::to_string(nic->pcie.lanes);
+        for (int c = 0; c < n; ++c, ++k) {
+            const std::string id = "nic" + std::to_string(k);
+            d.devices.push_back({id, nic->id, {}, {}, -1});
+            d.systems.front().devices.push_back(id);
+            auto best
+                = std::max_element(room.begin(), room.end(), [](const auto &a, const auto &b) {
+                      return a.second < b.second;
+                  });
+            std::string parent;
+            if (best != room.end() && best->second >= nic->pcie.lanes) {
+                parent = best->first;
+                best->second -= nic->pcie.lanes;
+            } else {
+                parent = "host/cpu" + std::to_string(k % sockets);
+            }
+            d.links.push_back({parent, id, kind, 1});
         }
-        d.links.push_back({parent, id, kind, 1});
     }
 }
 

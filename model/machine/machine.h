@@ -19,7 +19,8 @@ struct MachineOptions
     std::string gpu;  // catalog GPU for every GPU; empty: from `nvidia-smi -L` among the inputs
     std::string name; // design and system name; empty: the host name of the paste, or "machine"
     std::string host; // catalog host; empty: a two-socket host of the GPUs' PCIe generation
-    std::string nic;  // catalog NIC for the matrix' NICs; empty: a ConnectX-6 HDR
+    std::string nic;  // catalog NIC for the NICs; empty: a ConnectX-6 HDR (matrix), the described
+                      // rate (MLPerf)
 };
 
 struct MachineInput

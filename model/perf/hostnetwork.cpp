@@ -173,7 +173,7 @@ bool isLower(char c)
 struct NetworkPart
 {
     double gbps = 0;
-    int ports = 0;
+    std::vector<SystemSpec::Ports> ports;
     std::string family;
 };
 
@@ -268,15 +268,16 @@ NetworkPart readNetworkSegment(std::string_view raw)
     }
     if (count == 0 && (contains(text, "dual port") || contains(text, "dual-port")))
         count = 2;
-    part.ports = rate > 0 ? std::max(count, 1) : 0;
-    part.gbps = rate * part.ports;
+    if (rate > 0)
+        part.ports.push_back({std::max(count, 1), rate});
+    part.gbps = rate * std::max(count, 1);
     return part;
 }
 
 struct NetworkReading
 {
     double gbps = 0;
-    int ports = 0;
+    std::vector<SystemSpec::Ports> ports;
     std::string family;
     std::string note;
 };
@@ -323,8 +324,16 @@ NetworkReading readNetwork(std::string_view raw)
             continue;
         anyKept = true;
         const NetworkPart part = readNetworkSegment(seg);
-        byFamily[part.family].gbps += part.gbps;
-        byFamily[part.family].ports += part.ports;
+        NetworkPart &sum = byFamily[part.family];
+        sum.gbps += part.gbps;
+        for (const SystemSpec::Ports &p : part.ports) {
+            auto same = std::find_if(sum.ports.begin(), sum.ports.end(),
+                                     [&](const SystemSpec::Ports &q) { return q.gbps == p.gbps; });
+            if (same != sum.ports.end())
+                same->count += p.count;
+            else
+                sum.ports.push_back(p);
+        }
     }
     if (!anyKept) {
         reading.note = "only management/storage networking listed";

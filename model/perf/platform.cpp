@@ -203,9 +203,17 @@ Platform platformOf(const design::DesignIndex &index, const fabric::Analysis &an
             const catalog::LinkKind *k = nic ? catalog.link(nic->link) : nullptr;
             if (!k)
                 continue;
-            const catalog::LinkKind *slot = catalog.pcieLink(nic->pcie.gen, nic->pcie.lanes);
+            // No more than the PCIe link it is cabled with (a Gen5 card in a Gen4 slot).
+            double slotGBps = std::numeric_limits<double>::infinity();
+            for (const design::Link &l : index.design().links) {
+                const catalog::LinkKind *pcie = catalog.link(l.kind);
+                if (pcie && pcie->family == catalog::LinkFamily::Pcie
+                    && (design::splitEndpoint(l.from).item == id
+                        || design::splitEndpoint(l.to).item == id))
+                    slotGBps = std::min(slotGBps, pcie->achievedGBps(l.count));
+            }
             const double line = nic->ports * nic->portGbps / 8.0 * k->achievedFraction;
-            p.networkGBps += slot ? std::min(line, slot->achievedGBps()) : line;
+            p.networkGBps += std::min(line, slotGBps);
             p.networkLatencyUs = 2 * k->latencyUs + 1.0;
         }
     }

@@ -38,7 +38,14 @@ struct SystemSpec
     double networkGbpsPerNode
         = 0; // inter-node line rate per node, all NICs (Gb/s); 0 when unknown/none
     std::string networkFamily; // "infiniband", "ethernet" or empty
-    int networkPorts = 0;      // NIC ports per node making up networkGbpsPerNode, 0 when unknown
+    // The NIC ports making up networkGbpsPerNode, a group per rate as the description lists them
+    // ("8x 400Gb/s NDR, 2x 200Gb/s HDR": {8, 400}, {2, 200}); empty when not known.
+    struct Ports
+    {
+        int count = 0;
+        double gbps = 0; // each
+    };
+    std::vector<Ports> networkPorts;
     std::vector<std::string> notes; // what was assumed, for the report
 };
 

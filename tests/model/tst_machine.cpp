@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 using namespace clab;
@@ -359,60 +360,70 @@ void TestMachine::mlperfSystems()
     }
 }
 
-// The host networking field becomes the node's NICs: count and model from the description.
+// The host networking field becomes the node's NICs: count and model from the description, and
+// the node's network bandwidth their line rate at the link's achieved fraction (0.82 for
+// InfiniBand, 0.8 for Ethernet), each no more than its PCIe slot: the A100 host is Gen4, so an
+// NDR card gets pcie4x16's 31.5 x 0.82 = 25.83 GB/s, not 50 x 0.82 = 41.
 void TestMachine::mlperfSystemNics_data()
 {
     QTest::addColumn<QString>("networking");
     QTest::addColumn<int>("nics");
-    QTest::addColumn<QString>("model");
-    QTest::addColumn<double>("lineGbps"); // all ports of the node
-    QTest::newRow("two HDR cards") << "2x ConnectX-6 IB HDR 200Gb/s" << 2 << "cx6-hdr-1p" << 400.0;
+    QTest::addColumn<QString>("models"); // the NIC models, sorted, comma-separated
+    QTest::addColumn<double>("GBps");
+    QTest::addColumn<QString>("note");
+    QTest::newRow("two HDR cards")
+        << "2x ConnectX-6 IB HDR 200Gb/s" << 2 << "cx6-hdr-1p" << 2 * 25 * 0.82 << "2 x cx6-hdr-1p";
     QTest::newRow("Clemson's HDR100, spaced units")
         << "Management: 1 x 25 Gb / Sec Ethernet, Compute: 1 x ConnectX - 6 IB HDR100 100 Gb / Sec"
-        << 1 << "cx5-edr-1p" << 100.0;
-    QTest::newRow("eight NDR") << "8x 400Gb/s NDR InfiniBand" << 8 << "cx7-ndr-1p" << 3200.0;
+        << 1 << "cx5-edr-1p" << 12.5 * 0.82 << "1 network port of 100 Gb/s";
+    QTest::newRow("eight NDR in Gen4 slots")
+        << "8x 400Gb/s NDR InfiniBand" << 8 << "cx7-ndr-1p" << 8 * 31.5 * 0.82 << "8 x cx7-ndr-1p";
+    QTest::newRow("one 100GbE port: a one-port card")
+        << "1x 100GbE RoCE" << 1 << "cx5-edr-1p" << 12.5 * 0.82 << "1 x cx5-edr-1p";
     QTest::newRow("two 100GbE ports, one dual-port card")
-        << "2x 100GbE RoCE" << 1 << "cx6dx-100gbe-2p" << 200.0;
-    QTest::newRow("no catalog NIC at 25 Gb/s") << "2x 25GbE Ethernet" << 0 << "" << 0.0;
-    QTest::newRow("no rate") << "InfiniBand" << 0 << "" << 0.0;
+        << "2x 100GbE RoCE" << 1 << "cx6dx-100gbe-2p" << 2 * 12.5 * 0.8 << "1 x cx6dx-100gbe-2p";
+    QTest::newRow("two rates, two kinds of card")
+        << "8x 400Gb/s NDR, 2x 200Gb/s HDR InfiniBand" << 10 << "cx6-hdr-1p,cx7-ndr-1p"
+        << 8 * 31.5 * 0.82 + 2 * 25 * 0.82 << "2 x cx6-hdr-1p";
+    QTest::newRow("no catalog NIC at 25 Gb/s")
+        << "2x 25GbE Ethernet" << 0 << "" << 0.0 << "no catalog NIC runs at 25 Gb/s";
+    QTest::newRow("no rate: an HDR port a GPU, as for MLPerf rows")
+        << "InfiniBand" << 4 << "cx6-hdr-1p" << 4 * 25 * 0.82 << "one 200 Gb/s port a GPU";
 }
 
 void TestMachine::mlperfSystemNics()
 {
     QFETCH(QString, networking);
     QFETCH(int, nics);
-    QFETCH(QString, model);
-    QFETCH(double, lineGbps);
+    QFETCH(QString, models);
+    QFETCH(double, GBps);
+    QFETCH(QString, note);
     const std::string json = R"({"system_name": "n", "number_of_nodes": "2",
         "accelerators_per_node": "4", "accelerator_model_name": "NVIDIA A100-SXM4-40GB",
         "accelerator_interconnect": "NVLINK 3.0", "host_networking": ")"
                              + networking.toStdString() + "\"}";
     const MachineDesign m = buildMachine({{"n.json", json}}, {}, cat());
     int found = 0;
-    double gbps = 0;
+    std::set<std::string> seen;
     for (const design::Device &d : m.design.devices) {
-        if (const catalog::Nic *nic = cat().nic(d.model)) {
+        if (cat().nic(d.model)) {
             ++found;
-            QCOMPARE(QString::fromStdString(d.model), model);
-            gbps += nic->ports * nic->portGbps;
+            seen.insert(d.model);
         }
     }
     QCOMPARE(found, nics);
-    QCOMPARE(gbps, lineGbps);
+    QStringList names;
+    for (const std::string &id : seen)
+        names << QString::fromStdString(id);
+    QCOMPARE(names.join(QLatin1Char(',')), models);
     QVERIFY(design::checkDesign(m.design, cat()).empty());
-    const std::string notes = m.design.description;
-    QVERIFY2(notes.find(nics > 0 ? "the NIC model can be chosen" : "no NICs were added")
-                 != std::string::npos,
-             notes.c_str());
+    QVERIFY2(m.design.description.find(note.toStdString()) != std::string::npos,
+             m.design.description.c_str());
     // The NICs are the system's: copies of it (`predict --nodes`) are joined through them.
     const fabric::Analysis a = fabric::analyze(m.design, cat());
     const perf::Platform p = perf::platformOf(m.design, a, 0, cat());
-    if (nics > 0) {
-        const double fraction = cat().link(cat().nic(model.toStdString())->link)->achievedFraction;
-        QCOMPARE(p.networkGBps, lineGbps / 8 * fraction);
-    } else {
-        QCOMPARE(p.networkGBps, 0.0);
-    }
+    QVERIFY2(std::abs(p.networkGBps - GBps) < 1e-9 * std::max(1.0, GBps),
+             std::to_string(p.networkGBps).c_str());
 }
 
 // A cluster's topology gives every GPU its own 4 x 400 Gb/s endpoint; the node's NICs bound what
@@ -439,7 +450,7 @@ void TestMachine::nicsBoundTheCluster()
     QVERIFY2(oneCard >= grad / (25e9 * fraction), std::to_string(oneCard).c_str());
     QVERIFY2(oneCard < 1.5 * grad / (25e9 * fraction), std::to_string(oneCard).c_str());
     QVERIFY(fourCards < oneCard);
-    QCOMPARE(grad4, grad);
+    QVERIFY(grad4 > 6e8); // BERT-Large's 340 M parameters in 2 B
 }
 
 void TestMachine::sharedOutputs()
