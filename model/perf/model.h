@@ -33,7 +33,7 @@ struct Request
     std::optional<Precision> precision; // the benchmark's default precision
     std::string software;               // a stack of the calibration; "" its default
     std::string loader;                 // a loader of the workload; "" its default
-    std::optional<Plan> plan;           // the smallest split that fits in memory
+    std::optional<Plan> plan;           // the fastest split that fits in memory
     bool operator==(const Request &) const = default;
 };
 
