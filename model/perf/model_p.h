@@ -16,6 +16,15 @@ namespace clab::perf::detail {
 // ZeRO, SC20, §3.1). Full fp32 training needs the same 16 (4 + 4 + 8).
 constexpr double kStateBytesPerParam = 16;
 
+// The most of its layers a replica recomputes to fit: each recomputed layer still keeps its
+// input (for Llama 2 70B, s h 2 B = 134 MB of a layer's ~2 GB), which this leaves for.
+constexpr double kMaxRecompute = 0.9;
+
+// One prediction at a given global batch, under the request's plan or the least split that fits
+// (model.cpp); choice.cpp picks the plan and batch around it.
+Prediction predictWith(const Platform &platform, const workload::Workload &w, int globalBatch,
+                       const Request &request, const Calibration &cal);
+
 // GB a GPU needs for a micro-batch under a plan: weights and optimizer state, activations and
 // the framework's reserve. The optimizer's own state (fp32 master weights and moments) is
 // sharded over the data-parallel replicas, as the distributed optimizers of MLPerf submissions
